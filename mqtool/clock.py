@@ -1,0 +1,128 @@
+"""The one clock: wall time by default, or frozen at an instant that only `.advance` moves.
+
+Everything in mqtool that tells time asks an instance of `Clock`; nothing calls
+`time.time()` or `datetime.now()` directly (DESIGN.md, "one clock").
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+
+TOD_EPOCH = datetime(1900, 1, 1, tzinfo=timezone.utc)
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$", re.IGNORECASE)
+_UNIT_SECONDS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
+_OFFSET = re.compile(r"^([+-])(\d{2}):?(\d{2})$")
+
+
+class ClockError(ValueError):
+    """A clock setting, offset or duration that cannot be read."""
+
+
+def parse_instant(text: str) -> datetime:
+    """Reads an ISO-8601 instant; a value without a zone is taken as UTC."""
+    raw = text.strip()
+    if raw.endswith(("Z", "z")):
+        raw = raw[:-1] + "+00:00"
+    try:
+        value = datetime.fromisoformat(raw)
+    except ValueError as exc:
+        raise ClockError(f"not an ISO-8601 time: {text!r} (example: 2021-03-09T15:41:22Z)") from exc
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=timezone.utc)
+    return value.astimezone(timezone.utc)
+
+
+def parse_duration(text: str) -> float:
+    """Reads `5s`, `2m`, `1h`, `250ms`, `1d` or a bare number of seconds; returns seconds."""
+    match = _DURATION.match(text)
+    if not match:
+        raise ClockError(f"not a duration: {text!r} (examples: 5s, 2m, 1h)")
+    return float(match.group(1)) * _UNIT_SECONDS[(match.group(2) or "s").lower()]
+
+
+def parse_offset(text: str) -> timedelta:
+    """Reads a display offset such as `-05:00` or `+0100`."""
+    match = _OFFSET.match(text.strip())
+    if not match:
+        raise ClockError(f"not a UTC offset: {text!r} (example: -05:00)")
+    sign = -1 if match.group(1) == "-" else 1
+    hours, minutes = int(match.group(2)), int(match.group(3))
+    if hours > 23 or minutes > 59:
+        raise ClockError(f"not a UTC offset: {text!r} (example: -05:00)")
+    return sign * timedelta(hours=hours, minutes=minutes)
+
+
+def format_offset(offset: timedelta) -> str:
+    total = int(offset.total_seconds())
+    sign = "-" if total < 0 else "+"
+    total = abs(total)
+    return f"{sign}{total // 3600:02d}:{total % 3600 // 60:02d}"
+
+
+def to_tod(instant: datetime) -> int:
+    """The 64-bit z/Architecture TOD value: microseconds since 1900 shifted left 12 bits."""
+    delta = instant.astimezone(timezone.utc) - TOD_EPOCH
+    micros = (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
+    return (micros << 12) & 0xFFFF_FFFF_FFFF_FFFF
+
+
+def from_tod(tod: int) -> datetime:
+    return TOD_EPOCH + timedelta(microseconds=tod >> 12)
+
+
+def format_tod(instant: datetime, offset: timedelta) -> str:
+    """`D962CAAA5BAAD838 (2021-03-09 10:41:22)`: hex TOD and local time, fraction truncated."""
+    local = instant.astimezone(timezone.utc) + offset
+    return f"{to_tod(instant):016X} ({local:%Y-%m-%d %H:%M:%S})"
+
+
+@dataclass
+class Clock:
+    """Wall clock, or a frozen one when `frozen_at` is set.
+
+    `perf()` is what the engine uses to measure durations (compression time,
+    checkpoint time): with a frozen clock it never moves, so measured durations are
+    zero and transcripts repeat byte for byte.
+    """
+
+    frozen_at: datetime | None = None
+    _advanced: float = field(default=0.0, repr=False)
+
+    @classmethod
+    def from_setting(cls, setting: str | None) -> Clock:
+        if setting is None or not setting.strip():
+            return cls()
+        return cls(frozen_at=parse_instant(setting))
+
+    @property
+    def frozen(self) -> bool:
+        return self.frozen_at is not None
+
+    def now(self) -> datetime:
+        if self.frozen_at is not None:
+            return self.frozen_at + timedelta(seconds=self._advanced)
+        return datetime.now(timezone.utc) + timedelta(seconds=self._advanced)
+
+    def timestamp(self) -> float:
+        """Seconds since the Unix epoch, as stored in the state store."""
+        return self.now().timestamp()
+
+    def perf(self) -> float:
+        if self.frozen_at is not None:
+            return 0.0
+        return time.perf_counter()
+
+    def advance(self, seconds: float) -> None:
+        """Moves the clock forward: a frozen clock stays frozen at the later instant; a
+        wall clock runs on from the later instant (for the rest of this process)."""
+        if seconds < 0:
+            raise ClockError("the clock only moves forward")
+        self._advanced += seconds
+
+    def local(self, offset: timedelta, instant: datetime | None = None) -> datetime:
+        """The instant as naive local time at `offset` (what consoles display)."""
+        moment = self.now() if instant is None else instant
+        return (moment.astimezone(timezone.utc) + offset).replace(tzinfo=None)
