@@ -1,0 +1,39 @@
+"""ZMQSC ALTER: changes attributes of an existing object (later puts see the change;
+a channel sees it at its next start)."""
+
+from __future__ import annotations
+
+from mqtool.response import Response
+from mqtool.session import Context
+from mqtool.validate import Request
+
+from . import failure, qmgr, response
+from .rules import check
+
+
+def handle(ctx: Context, req: Request) -> Response:
+    assert req.object is not None
+    obj, system, tx = req.object.name, ctx.system, ctx.tx
+    manager = qmgr(tx, system)
+    if manager is None:
+        return failure("MQSC0010E")
+    if obj == "QMGR":
+        if req.name and req.name != manager.name:
+            return failure("MQSC0018E", object="QMGR", name=req.name)
+        record = manager
+    else:
+        assert req.name is not None
+        found = tx.get_object(system.name, obj, req.name)
+        if found is None:
+            return failure("MQSC0018E", object=obj, name=req.name)
+        record = found
+    attrs = record.attrs | req.params
+    error = check(tx, system, obj, record.name, attrs, req.order)
+    if error is not None:
+        return error
+    record.attrs = attrs
+    record.altered = ctx.now
+    tx.put_object(record)
+    result = response()
+    result.add("MQSC0001I", command=f"ALTER {obj}-{record.name}")
+    return result

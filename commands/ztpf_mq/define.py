@@ -1,0 +1,40 @@
+"""ZMQSC DEFINE: creates the queue manager, a queue or a channel."""
+
+from __future__ import annotations
+
+from mqtool.response import Response
+from mqtool.session import Context
+from mqtool.state import ObjectRecord
+from mqtool.validate import Request
+
+from . import defaults_for, define_qmgr, failure, qmgr, response
+from .rules import check, name_taken
+
+
+def handle(ctx: Context, req: Request) -> Response:
+    assert req.object is not None and req.name is not None
+    obj, name, system, tx = req.object.name, req.name, ctx.system, ctx.tx
+    manager = qmgr(tx, system)
+    if obj == "QMGR":
+        if manager is not None:
+            return failure("MQSC0028E", qmgr=manager.name)
+        define_qmgr(tx, system, name, dict(req.params), ctx.now)
+        result = response()
+        result.add("MQSC0001I", command=f"DEFINE QMGR-{name}")
+        return result
+    if manager is None:
+        return failure("MQSC0010E")
+    if tx.get_object(system.name, obj, name) is not None:
+        return failure("MQSC0017E", object=obj, name=name)
+    taken = name_taken(tx, system, obj, name)
+    if taken is not None:
+        return taken
+    attrs = defaults_for(ctx.table, obj, manager) | req.params
+    error = check(tx, system, obj, name, attrs, req.order)
+    if error is not None:
+        return error
+    status = {"state": "INACTIVE"} if obj == "CHL" else {}
+    tx.put_object(ObjectRecord(system.name, obj, name, attrs, status, ctx.now, ctx.now))
+    result = response()
+    result.add("MQSC0001I", command=f"DEFINE {obj}-{name}")
+    return result

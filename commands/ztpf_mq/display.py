@@ -1,0 +1,63 @@
+"""ZMQSC DISPLAY: one block of `KEYWORD value` lines per object; a generic name
+(`QL-PAY*`, `QL-*`) shows every match. `QL-name STAT` is the statistics display."""
+
+from __future__ import annotations
+
+import importlib
+
+from mqtool.engine.figures import queue_figures
+from mqtool.response import Response
+from mqtool.session import Context
+from mqtool.state import ObjectRecord
+from mqtool.validate import Request
+
+from . import failure, qmgr, response
+
+TITLE_KEY = {"QMGR": "QMGR", "QL": "QUEUE", "QA": "QUEUE", "QR": "QUEUE", "CHL": "CHANNEL"}
+
+
+def handle(ctx: Context, req: Request) -> Response:
+    assert req.object is not None
+    obj, system, tx = req.object.name, ctx.system, ctx.tx
+    if req.get("STAT"):
+        stat = importlib.import_module("mqtool.commands.ztpf_mq.stat")
+        result: Response = stat.display(ctx, req)
+        return result
+    manager = qmgr(tx, system)
+    if manager is None:
+        return failure("MQSC0010E")
+    if obj == "QMGR":
+        if req.name and req.name not in (manager.name, "*"):
+            return failure("MQSC0018E", object="QMGR", name=req.name)
+        records = [manager]
+    else:
+        assert req.name is not None
+        records = tx.objects(system.name, obj, req.name)
+        if not records and not req.name.endswith("*"):
+            return failure("MQSC0018E", object=obj, name=req.name)
+    result = response(display=True)
+    if not records:
+        result.add("MQSC0003I", object=obj, name=req.name)
+        return result
+    title = result.add("MQSC0002I", object=obj)
+    for record in records:
+        title.attrs.extend(attributes(ctx, record))
+    return result
+
+
+def attributes(ctx: Context, record: ObjectRecord) -> list[tuple[str, object]]:
+    """The display lines of one object: its name, its keywords in table order, its status."""
+    spec = ctx.table.objects[record.type]
+    lines: list[tuple[str, object]] = [(TITLE_KEY[record.type], record.name)]
+    for keyword in spec.keywords.values():
+        applies = all(record.attrs.get(attr) in allowed for attr, allowed in keyword.only_for.items())
+        if keyword.display and keyword.type != "flag" and applies:
+            lines.append((keyword.name, record.attrs.get(keyword.name, keyword.default)))
+    if record.type == "QL":
+        figures = queue_figures(ctx.tx, ctx.system, record.name, common=record.attrs.get("COMMON") == "YES")
+        lines.extend(figures.items())
+    elif record.type == "QMGR":
+        lines.append(("STATUS", record.status.get("state", "STARTED")))
+    elif record.type == "CHL":
+        lines.append(("STATUS", record.status.get("state", "INACTIVE")))
+    return lines

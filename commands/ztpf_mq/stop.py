@@ -1,0 +1,24 @@
+"""ZMQSC STOP QMGR: stops the queue manager; puts and gets are refused until START."""
+
+from __future__ import annotations
+
+from mqtool.response import Response
+from mqtool.session import Context
+from mqtool.validate import Request
+
+from . import failure, qmgr, response
+
+
+def handle(ctx: Context, req: Request) -> Response:
+    manager = qmgr(ctx.tx, ctx.system)
+    if manager is None:
+        return failure("MQSC0010E")
+    if req.name and req.name != manager.name:
+        return failure("MQSC0018E", object="QMGR", name=req.name)
+    if manager.status.get("state", "STARTED") == "STOPPED":
+        return failure("MQSC0035E", qmgr=manager.name)
+    manager.status["state"] = "STOPPED"
+    ctx.tx.put_status(manager)
+    result = response()
+    result.add("MQSC0005I", qmgr=manager.name)
+    return result

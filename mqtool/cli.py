@@ -1,0 +1,192 @@
+"""The `mqtool` command line: a click group whose subcommands load lazily, so that
+`mqtool cmd` starts without rich or prompt_toolkit. Tool errors are one line starting
+`mqtool: error:`; no traceback reaches the user."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+
+from mqtool import __version__
+from mqtool.clock import Clock, ClockError
+
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+# name -> "module:attribute" of the click command; imported only when used.
+SUBCOMMANDS: dict[str, str] = {
+    "cmd": "mqtool.cli_commands:cmd",
+    "run": "mqtool.cli_commands:run",
+    "init": "mqtool.cli_commands:init",
+    "system": "mqtool.cli_system:system",
+    "export": "mqtool.cli_export:export",
+    "shell": "mqtool.shell:shell_command",
+}
+# One-line help shown by `mqtool --help` without importing the subcommand.
+SHORT_HELP: dict[str, str] = {
+    "cmd": "Run commands given as arguments (- reads standard input).",
+    "run": "Run command files like runmqsc: numbered echo, responses, summary.",
+    "init": "Create the default complex (TPF1 with TPFQM, and CSQ1).",
+    "system": "Add, alter, remove and list the systems of the complex.",
+    "export": "Write a system's configuration as commands or YAML.",
+    "shell": "The interactive operator shell.",
+}
+
+
+_STATE_IN_USE: list[str] = []  # named by the internal-error line
+
+
+class ToolError(click.ClickException):
+    """An error of the tool itself: printed as one `mqtool: error:` line."""
+
+    exit_code = 2
+
+
+def fail(message: str) -> NoReturn:
+    raise ToolError(message)
+
+
+def default_state_dir() -> Path:
+    """The user data directory (XDG on Linux, Application Support on macOS, APPDATA on Windows)."""
+    if sys.platform == "win32":
+        base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "mqtool"
+
+
+@dataclass
+class App:
+    """`ctx.obj`: the options of the group, the clock, and the store opened on first use."""
+
+    state_dir: Path
+    system: str | None
+    clock: Clock
+    _store: Any = None
+    _closers: list[Callable[[], None]] = field(default_factory=list)
+
+    @property
+    def store(self) -> Any:
+        if self._store is None:
+            from mqtool.complex import ensure_complex
+            from mqtool.state import Store, StoreError
+
+            try:
+                self._store = Store.open(self.state_dir)
+                ensure_complex(self._store, self.clock.timestamp())
+            except StoreError as exc:
+                fail(str(exc))
+        return self._store
+
+    def session(self, system: str | None = None) -> Any:
+        from mqtool.session import Session
+
+        session = Session(self.store, self.clock, system or self.system)
+        wanted = system or self.system
+        if wanted is not None:
+            names = {s.name.upper(): s.name for s in session.systems()}
+            if wanted.upper() not in names:
+                fail(f"no system named {wanted}; systems: {', '.join(names.values()) or 'none'}")
+            session.current = names[wanted.upper()]
+        return session
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(SUBCOMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = SUBCOMMANDS.get(cmd_name)
+        if target is None:
+            return None
+        module, attribute = target.split(":")
+        command: click.Command = getattr(importlib.import_module(module), attribute)
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, SHORT_HELP.get(name, "")) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings=CONTEXT_SETTINGS)
+@click.option(
+    "--state",
+    "state_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    envvar="MQTOOL_STATE",
+    help="State directory (env MQTOOL_STATE; default: the user data directory).",
+)
+@click.option("--system", envvar="MQTOOL_SYSTEM", help="Current system (env MQTOOL_SYSTEM).")
+@click.option(
+    "--clock",
+    "clock_setting",
+    envvar="MQTOOL_CLOCK",
+    metavar="ISO-TIME",
+    help="Freeze the clock at this instant, e.g. 2021-03-09T15:41:22Z (env MQTOOL_CLOCK).",
+)
+@click.version_option(__version__, prog_name="mqtool")
+@click.pass_context
+def main_group(ctx: click.Context, state_dir: Path | None, system: str | None, clock_setting: str | None) -> None:
+    """Operator commands of z/TPF MQ (ZMQSC), the z/TPF HTTP server (ZHTPS) and IBM MQ
+    for z/OS (MQSC) over a local persistent store, with a real engine behind them.
+
+    \b
+    Examples:
+      mqtool shell
+      mqtool cmd 'ZMQSC DISPLAY QL-*'
+      mqtool run setup.mqsc
+    """
+    try:
+        clock = Clock.from_setting(clock_setting)
+    except ClockError as exc:
+        fail(f"--clock: {exc}")
+    app = App(state_dir or default_state_dir(), system, clock)
+    _STATE_IN_USE[:] = [str(app.state_dir)]
+    ctx.obj = app
+    ctx.call_on_close(app.close)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: runs the group and turns every failure into one line."""
+    try:
+        code = main_group.main(args=argv, prog_name="mqtool", standalone_mode=False)
+        sys.exit(code if isinstance(code, int) else 0)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.Abort:
+        click.echo("mqtool: error: aborted", err=True)
+        sys.exit(1)
+    except click.ClickException as exc:
+        message = exc.format_message()
+        hint = ""
+        if isinstance(exc, click.UsageError) and exc.ctx is not None:
+            hint = f" (see '{exc.ctx.command_path} --help')"
+        click.echo(f"mqtool: error: {message}{hint}", err=True)
+        sys.exit(exc.exit_code)
+    except KeyboardInterrupt:
+        click.echo("mqtool: error: interrupted", err=True)
+        sys.exit(130)
+    except BrokenPipeError:
+        sys.stderr.close()
+        sys.exit(0)
+    except Exception as exc:  # the edge: one line, never a traceback
+        state = _STATE_IN_USE[0] if _STATE_IN_USE else str(default_state_dir())
+        click.echo(
+            f"mqtool: internal error: {type(exc).__name__}: {exc} (state directory {state}); "
+            "please report it with the command that caused it",
+            err=True,
+        )
+        sys.exit(70)

@@ -1,0 +1,130 @@
+"""`mqtool cmd`, `mqtool run` and `mqtool init`."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from mqtool.cli import App, fail
+from mqtool.runner import EXIT_NOT_RUN, Summary, run_lines
+
+
+def _read_text(path: str) -> list[str]:
+    """The lines of a command file (`-` is standard input); OSError/UnicodeError propagate."""
+    if path == "-":
+        return sys.stdin.read().splitlines()
+    return Path(path).read_text(encoding="utf-8").splitlines()
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"], "ignore_unknown_options": True})
+@click.argument("commands", nargs=-1, required=True)
+@click.pass_obj
+def cmd(app: App, commands: tuple[str, ...]) -> None:
+    """Run one or more commands given as arguments; `-` reads commands from standard
+    input (MQSC file rules apply). Prints the responses only.
+
+    Exit status: 0 when every command completed, 10 when some did not.
+
+    \b
+    Examples:
+      mqtool cmd 'ZMQSC DISPLAY QL-*'
+      mqtool cmd 'ZMQSC DEF QL-PAYQ COMPSIZE-16000' 'ZMQSC DIS QL-PAYQ'
+      mqtool cmd '-CSQ1 SET LOG ZHYLINK(YES)' '-CSQ1 DISPLAY LOG'
+      echo 'ZMQSC DIS QMGR' | mqtool cmd -
+    """
+    session = app.session()
+    lines: list[str] = []
+    for item in commands:
+        if item == "-":
+            lines.extend(sys.stdin.read().splitlines())
+        else:
+            lines.append(item)
+    summary = run_lines(session, lines, click.echo, echo=False)
+    sys.exit(summary.exit_code)
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("-e", "no_echo", is_flag=True, help="Do not echo the commands into the report.")
+@click.option("-v", "verify", is_flag=True, help="Check the syntax only; change nothing.")
+@click.option(
+    "--continue/--stop-on-error",
+    "keep_going",
+    default=True,
+    help="Go on after a failed command (default), or stop at the first one.",
+)
+@click.pass_obj
+def run(app: App, files: tuple[str, ...], no_echo: bool, verify: bool, keep_going: bool) -> None:
+    """Run command files like IBM runmqsc: a numbered echo of each command, its
+    response, and a summary of commands read, with syntax errors, and not processed.
+    `-` reads standard input. The MQSC file rules apply: `*` in column 1 is a
+    comment, a trailing `+` or `-` continues a command, `;` ends one.
+
+    Exit status: 0 all processed, 10 some failed, 20 a file could not be run.
+
+    \b
+    Examples:
+      mqtool run setup.mqsc
+      mqtool --clock 2021-03-09T15:41:22Z run -e scenario.mqsc > scenario.out
+      mqtool run -v setup.mqsc
+    """
+    texts: list[tuple[str, list[str]]] = []
+    for path in files:
+        try:
+            texts.append((path, _read_text(path)))
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not UTF-8 text"
+            click.echo(f"mqtool: error: cannot read {path}: {reason}", err=True)
+            sys.exit(EXIT_NOT_RUN)
+    session = app.session()
+    total = Summary()
+    for path, lines in texts:
+        current = session.current_system()
+        click.echo(f"Starting MQSC for {path} on system {current.name if current else '(none)'}.")
+        click.echo("")
+        summary = run_lines(session, lines, click.echo, echo=not no_echo, verify=verify, stop_on_error=not keep_going)
+        click.echo("")
+        for line in summary.lines():
+            click.echo(line)
+        total.read += summary.read
+        total.syntax += summary.syntax
+        total.failed += summary.failed
+        if summary.exit_code and not keep_going:
+            break
+    sys.exit(total.exit_code)
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--force", is_flag=True, help="Replace an existing store with a new default complex.")
+@click.pass_obj
+def init(app: App, force: bool) -> None:
+    """Create the default complex: z/TPF system TPF1 on a z15 with queue manager
+    TPFQM, and z/OS queue manager CSQ1 with command prefix -CSQ1. Any other command
+    creates it too when it finds no store.
+
+    \b
+    Examples:
+      mqtool init
+      mqtool --state ./lab init --force
+    """
+    from mqtool.complex import create_default
+    from mqtool.state import Store, StoreError
+    from mqtool.state.store import DB_NAME
+
+    path = app.state_dir / DB_NAME
+    if path.exists() and path.stat().st_size > 0:
+        if not force:
+            fail(f"{path} already holds a complex; use --force to replace it")
+        for suffix in ("", "-wal", "-shm"):
+            Path(str(path) + suffix).unlink(missing_ok=True)
+    try:
+        store = Store.open(app.state_dir)
+    except StoreError as exc:
+        fail(str(exc))
+    with store.transaction() as tx:
+        create_default(tx, app.clock.timestamp())
+        tx.set_meta("initialised", "1")
+    store.close()
+    click.echo(f"Created the default complex in {app.state_dir}: TPF1 (z/TPF, z15, TPFQM) and CSQ1 (z/OS, -CSQ1).")

@@ -1,0 +1,179 @@
+"""Directives: lines starting with `.` that drive the session and the engine
+(`.system`, `.echo`, `.help`, `.advance`, `.put`, `.get`, `.http`)."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NamedTuple
+
+from mqtool import tables
+from mqtool.clock import ClockError, parse_duration
+from mqtool.complex import PLATFORM_NAMES
+from mqtool.messages import ECHO
+from mqtool.parse.command import Directive, LexError
+from mqtool.parse.directive import lex
+from mqtool.response import FAILED, SYNTAX, Response
+
+if TYPE_CHECKING:
+    from mqtool.session import Outcome, Session
+    from mqtool.state import SystemRecord
+
+
+class DirectiveSpec(NamedTuple):
+    target: str  # "module:function", imported when the directive runs
+    usage: str
+    help: str
+    options: tuple[str, ...] = ()
+
+
+DIRECTIVES: dict[str, DirectiveSpec] = {
+    "system": DirectiveSpec("mqtool.directives:do_system", ".system NAME", "switch the current system"),
+    "echo": DirectiveSpec("mqtool.directives:do_echo", ".echo TEXT", "print TEXT (for readable transcripts)"),
+    "help": DirectiveSpec("mqtool.directives:do_help", ".help [TOPIC]", "directives and dialects; .help ZMQSC DEFINE"),
+    "advance": DirectiveSpec(
+        "mqtool.directives:do_advance",
+        ".advance DURATION",
+        "move the clock forward (5s, 2m, 1h) and run every timer that falls due",
+    ),
+}
+
+Handler = Callable[["Session", Directive, "SystemRecord | None"], Response]
+
+
+def run(session: Session, line: str, current: SystemRecord | None, check_only: bool) -> Outcome:
+    try:
+        directive = lex(line)
+    except LexError as error:
+        response = Response(status=SYNTAX)
+        if error.kind == "quote":
+            response.add("MQT0008E", token=error.token)
+        elif error.kind == "repeat":
+            response.add("MQT0003E", name=line.split()[0][1:], reason=f"option {error.token} given twice")
+        else:
+            response.add("MQT0002E", name=error.token.lstrip("."))
+        return session._finish(response, None)
+    spec = DIRECTIVES.get(directive.name)
+    if spec is None:
+        response = Response(status=SYNTAX)
+        response.add("MQT0002E", name=directive.name)
+        return session._finish(response, None)
+    unknown = [key for key in directive.options if key not in spec.options]
+    if unknown:
+        response = Response(status=SYNTAX)
+        allowed = ", ".join(spec.options) or "none"
+        response.add("MQT0003E", name=directive.name, reason=f"unknown option {unknown[0]} (options: {allowed})")
+        return session._finish(response, None)
+    if check_only:
+        from mqtool.session import Outcome
+
+        return Outcome()
+    module_name, function_name = spec.target.split(":")
+    handler: Handler = getattr(importlib.import_module(module_name), function_name)
+    response = handler(session, directive, current)
+    return session._finish(response, None)
+
+
+def usage_error(directive: Directive, reason: str) -> Response:
+    response = Response(status=SYNTAX)
+    response.add("MQT0003E", name=directive.name, reason=reason)
+    return response
+
+
+def do_system(session: Session, directive: Directive, current: SystemRecord | None) -> Response:
+    if len(directive.args) != 1:
+        return usage_error(directive, "usage: " + DIRECTIVES["system"].usage)
+    wanted = directive.args[0].upper()
+    systems = session.systems()
+    for system in systems:
+        if system.name.upper() == wanted:
+            session.current = system.name
+            response = Response()
+            response.add("MQT0004I", system=system.name, platform=PLATFORM_NAMES[system.platform])
+            return response
+    response = Response(status=FAILED)
+    response.add("MQT0005E", system=wanted, known=", ".join(s.name for s in systems) or "none")
+    return response
+
+
+def do_echo(session: Session, directive: Directive, current: SystemRecord | None) -> Response:
+    text = directive.text.strip()[len(".echo") :].strip()
+    response = Response()
+    response.add(ECHO, text=text)
+    return response
+
+
+def do_advance(session: Session, directive: Directive, current: SystemRecord | None) -> Response:
+    if len(directive.args) != 1:
+        return usage_error(directive, "usage: " + DIRECTIVES["advance"].usage)
+    try:
+        seconds = parse_duration(directive.args[0])
+        session.clock.advance(seconds)
+    except ClockError as error:
+        return usage_error(directive, str(error))
+    from mqtool.engine import tick
+
+    runs = tick.tick(session, session.clock.timestamp())
+    response = Response()
+    now = session.clock.now()
+    response.add("MQT0006I", seconds=f"{seconds:g}", time=f"{now:%Y-%m-%dT%H:%M:%S}Z", timers=runs)
+    return response
+
+
+def help_lines(topic: list[str]) -> list[str]:
+    """The text of `.help` for a topic: nothing, a dialect, a dialect and verb, or + object."""
+    words = [word.upper() for word in topic]
+    if not words:
+        lines = ["Dialects:"]
+        lines.append("  ZMQSC VERB OBJ-name KEYWORD-value ...      z/TPF MQ (current z/TPF system)")
+        lines.append("  ZHTPS VERB SERVER-name ...                 z/TPF HTTP server (also ZHTTPS)")
+        lines.append("  [CPF] VERB OBJTYPE(name) KEYWORD(value)    MQSC for IBM MQ for z/OS")
+        lines.append("Directives:")
+        for spec in DIRECTIVES.values():
+            lines.append(f"  {spec.usage:<44} {spec.help}")
+        lines.append("END, EXIT or QUIT leaves. .help ZMQSC, .help ZMQSC DEFINE, .help MQSC DEFINE QLOCAL")
+        return lines
+    dialect = {"ZMQSC": "ztpf_mq", "ZHTPS": "ztpf_http", "ZHTTPS": "ztpf_http", "MQSC": "zos", "ZOS": "zos"}.get(
+        words[0]
+    )
+    if words[0].startswith(".") or words[0].lower() in DIRECTIVES:
+        name = words[0].lstrip(".").lower()
+        spec = DIRECTIVES.get(name)
+        if spec is None:
+            return [f"No directive .{name}."]
+        return [spec.usage, "  " + spec.help] + ([f"  options: {', '.join(spec.options)}"] if spec.options else [])
+    if dialect is None:
+        return [f"No help for {' '.join(words)}: try .help, .help ZMQSC, .help ZHTPS or .help MQSC."]
+    table = tables.load(dialect)
+    prefix = table.command or "MQSC"
+    if len(words) == 1:
+        lines = [f"{prefix} verbs:"]
+        for verb in table.verbs.values():
+            also = f" ({', '.join(verb.abbrev)})" if verb.abbrev else ""
+            lines.append(f"  {verb.name + also:<24} {verb.help}")
+        return lines
+    verb = table.verb(words[1])
+    if verb is None:
+        return [f"{prefix} has no verb {words[1]}; verbs: {', '.join(table.verbs)}."]
+    objects = [table.objects[name] for name in verb.objects]
+    if len(words) > 2:
+        obj = table.object(words[2])
+        if obj is None or obj.name not in verb.objects:
+            return [f"{prefix} {verb.name} has no object {words[2]}; objects: {', '.join(verb.objects)}."]
+        objects = [obj]
+    lines = [f"{prefix} {verb.name}: {verb.help}"]
+    for obj in objects:
+        also = f" (also {', '.join(obj.aliases)})" if obj.aliases else ""
+        lines.append(f"  {obj.name}{also}: {obj.help}")
+        for spec in obj.keywords.values():
+            if verb.name in spec.verbs:
+                default = "" if spec.default is None else f" [{spec.default}]"
+                lines.append(f"    {spec.name:<10} {spec.describe_values()}{default}: {spec.help}")
+    return lines
+
+
+def do_help(session: Session, directive: Directive, current: SystemRecord | None) -> Response:
+    response = Response()
+    for line in help_lines(directive.args):
+        response.add(ECHO, text=line)
+    return response

@@ -1,0 +1,78 @@
+"""Batch runs in the manner of IBM runmqsc: numbered echo, one response per command,
+and the closing summary. Shared by `mqtool run`, `mqtool shell` on a pipe, and the
+golden-transcript tests."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from mqtool.parse.lines import assemble
+from mqtool.response import FAILED, SYNTAX
+from mqtool.session import Session
+
+EXIT_OK = 0
+EXIT_SOME_FAILED = 10
+EXIT_NOT_RUN = 20
+
+
+@dataclass
+class Summary:
+    read: int = 0
+    syntax: int = 0
+    failed: int = 0
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_OK if self.syntax == 0 and self.failed == 0 else EXIT_SOME_FAILED
+
+    def lines(self) -> list[str]:
+        def count(n: int, one: str, many: str, none: str) -> str:
+            return none if n == 0 else one if n == 1 else many.format(n=n)
+
+        return [
+            count(self.read, "One MQSC command read.", "{n} MQSC commands read.", "No MQSC commands read."),
+            count(
+                self.syntax,
+                "One command has a syntax error.",
+                "{n} commands have a syntax error.",
+                "No commands have a syntax error.",
+            ),
+            count(
+                self.failed,
+                "One valid MQSC command could not be processed.",
+                "{n} valid MQSC commands could not be processed.",
+                "All valid MQSC commands were processed.",
+            ),
+        ]
+
+
+def run_lines(
+    session: Session,
+    lines: Iterable[str],
+    emit: Callable[[str], None],
+    echo: bool = True,
+    verify: bool = False,
+    stop_on_error: bool = False,
+) -> Summary:
+    """Runs the commands of `lines`, emitting the report line by line as it goes."""
+    summary = Summary()
+    for source in assemble(lines):
+        summary.read += 1
+        if echo:
+            emit(f"{summary.read:6d} : {source.lines[0]}")
+            for more in source.lines[1:]:
+                emit(f"       : {more}")
+        outcome = session.execute(source.text, check_only=verify)
+        if outcome.leave:
+            summary.read -= 1
+            break
+        for line in outcome.lines:
+            emit(line)
+        if outcome.status == SYNTAX:
+            summary.syntax += 1
+        elif outcome.status == FAILED:
+            summary.failed += 1
+        if stop_on_error and outcome.status in (SYNTAX, FAILED):
+            break
+    return summary

@@ -1,0 +1,171 @@
+"""A session: runs one command line after another against the store, in the right
+dialect, on the right system, each as one transaction; returns the rendered lines."""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from datetime import timedelta
+from types import ModuleType
+from typing import Any
+
+from mqtool import tables
+from mqtool.clock import Clock, parse_offset
+from mqtool.parse.command import LexError
+from mqtool.render import render
+from mqtool.response import FAILED, OK, SYNTAX, Response
+from mqtool.state import Store, SystemRecord, Transaction
+from mqtool.validate import Request, validate
+
+LEAVE_WORDS = ("END", "EXIT", "QUIT")
+ZTPF_HTTP_WORDS = ("ZHTPS", "ZHTTPS")
+
+
+@dataclass
+class Outcome:
+    """What one line did: the lines to print, and how it counts in a run summary."""
+
+    lines: list[str] = field(default_factory=list)
+    status: str = OK
+    leave: bool = False
+    system: str = ""
+
+
+@dataclass
+class Context:
+    """What a handler may use: the open transaction, the clock, its system and table."""
+
+    session: Session
+    tx: Transaction
+    system: SystemRecord
+    table: tables.Table
+    clock: Clock
+
+    @property
+    def now(self) -> float:
+        return self.clock.timestamp()
+
+    def console(self, text: str) -> None:
+        """An unsolicited console message, stored with the transaction."""
+        self.tx.console(self.system.name, self.now, text)
+
+
+def display_offset(system: SystemRecord) -> timedelta:
+    return parse_offset(str(system.attrs.get("offset", "+00:00")))
+
+
+class Session:
+    """Holds the current system; executes lines. Used by `cmd`, `run`, the shell and goldens."""
+
+    def __init__(self, store: Store, clock: Clock, system: str | None = None) -> None:
+        self.store = store
+        self.clock = clock
+        self.current = system
+        self.state: dict[str, Any] = {}  # per-session engine state (open handles, warnings given)
+
+    # -- systems ----------------------------------------------------------------
+    def systems(self) -> list[SystemRecord]:
+        with self.store.transaction(write=False) as tx:
+            return tx.systems()
+
+    def current_system(self, systems: list[SystemRecord] | None = None) -> SystemRecord | None:
+        systems = self.systems() if systems is None else systems
+        if self.current is None:
+            with self.store.transaction(write=False) as tx:
+                self.current = tx.get_meta("current_system")
+        for system in systems:
+            if system.name == self.current:
+                return system
+        return systems[0] if systems else None
+
+    # -- one line -----------------------------------------------------------------
+    def execute(self, text: str, check_only: bool = False) -> Outcome:
+        line = text.strip()
+        if not line:
+            return Outcome()
+        if line.upper() in LEAVE_WORDS:
+            return Outcome(leave=True)
+        if not check_only:
+            self.tick()
+        systems = self.systems()
+        current = self.current_system(systems)
+        first = line.split()[0]
+        upper = first.upper()
+        if first.startswith("."):
+            from mqtool import directives
+
+            return directives.run(self, line, current, check_only)
+        if upper == "ZMQSC":
+            return self._dialect("ztpf_mq", line, current, systems, check_only)
+        if upper in ZTPF_HTTP_WORDS:
+            return self._dialect("ztpf_http", line, current, systems, check_only)
+        cpf_system, rest = _match_cpf(line, systems)
+        if cpf_system is not None:
+            return self._dialect("zos", rest, cpf_system, systems, check_only, cpf=True)
+        if tables.load("zos").verb(upper) is not None:
+            return self._dialect("zos", line, current, systems, check_only)
+        response = Response(status=SYNTAX)
+        response.add("MQT0001E", word=first)
+        return self._finish(response, current)
+
+    def tick(self) -> None:
+        """Catches up on timers due since the last command (SPEC section 8)."""
+        from mqtool.engine import tick
+
+        tick.tick(self, self.clock.timestamp())
+
+    def _dialect(
+        self,
+        dialect: str,
+        text: str,
+        target: SystemRecord | None,
+        systems: list[SystemRecord],
+        check_only: bool,
+        cpf: bool = False,
+    ) -> Outcome:
+        package = importlib.import_module(f"mqtool.commands.{dialect}")
+        platform = "zos" if dialect == "zos" else "ztpf"
+        if target is None or target.platform != platform:
+            response = package.wrong_system(target, systems, text)
+            return self._finish(response, target)
+        table = tables.load(dialect)
+        try:
+            command = package.lex(text)
+        except LexError as error:
+            return self._finish(package.lex_error(error, text), target)
+        if cpf:
+            command.cpf = target.attrs.get("cpf")
+        checked = validate(table, command)
+        if not isinstance(checked, Request):
+            return self._finish(package.validation_error(checked, command, table), target)
+        if check_only:
+            return Outcome(status=OK, system=target.name)
+        handler: ModuleType = importlib.import_module(f"mqtool.commands.{dialect}.{checked.verb.module}")
+        with self.store.transaction(write=checked.verb.writes) as tx:
+            system = tx.get_system(target.name) or target
+            context = Context(self, tx, system, table, self.clock)
+            response = handler.handle(context, checked)
+            if not response.ok:
+                tx.fail()
+        # Printed only now: the transaction has committed (or rolled back on failure).
+        return self._finish(response, system)
+
+    def _finish(self, response: Response, system: SystemRecord | None) -> Outcome:
+        offset = display_offset(system) if system is not None else timedelta(0)
+        lines = render(response, system, self.clock.local(offset))
+        return Outcome(lines=lines, status=response.status, system=system.name if system else "")
+
+
+def _match_cpf(line: str, systems: list[SystemRecord]) -> tuple[SystemRecord | None, str]:
+    """The z/OS system whose command prefix starts the line (glued to the verb or not)."""
+    best: tuple[SystemRecord | None, str] = (None, line)
+    best_len = 0
+    upper = line.upper()
+    for system in systems:
+        cpf = str(system.attrs.get("cpf", "")).upper()
+        if system.platform == "zos" and cpf and upper.startswith(cpf) and len(cpf) > best_len:
+            best, best_len = (system, line[len(cpf) :].lstrip()), len(cpf)
+    return best
+
+
+__all__ = ["FAILED", "OK", "SYNTAX", "Context", "Outcome", "Session"]

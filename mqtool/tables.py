@@ -1,0 +1,336 @@
+"""The keyword tables of each dialect (commands/<dialect>/keywords.yaml) and validation against them.
+
+The parser, the validator, shell completion, `.help`, export and the man pages all read
+these tables; adding a keyword is one table row plus its behaviour.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+DIALECTS = ("ztpf_mq", "ztpf_http", "zos")
+
+NAME_CHARS = {
+    # z/TPF and MQ object names: A-Z a-z 0-9 . / _ %
+    "mq": re.compile(r"^[A-Za-z0-9./_%]+$"),
+    # an HTTP server name: letters and digits (z/TPF server names)
+    "server": re.compile(r"^[A-Za-z0-9]+$"),
+    # a z/OS subsystem id: a letter then letters/digits
+    "ssid": re.compile(r"^[A-Za-z][A-Za-z0-9]*$"),
+}
+
+
+@dataclass(frozen=True)
+class NameRule:
+    max: int
+    chars: str = "mq"
+    reserved: tuple[str, ...] = ()
+    generic: bool = True  # a trailing * is accepted by DISPLAY
+
+
+@dataclass(frozen=True)
+class KeywordSpec:
+    """One keyword of one object type."""
+
+    name: str
+    type: str  # int, enum, list, name, text, conname, flag
+    help: str = ""
+    abbrev: tuple[str, ...] = ()
+    values: tuple[str, ...] = ()  # enum/list values, canonical spelling
+    value_abbrev: dict[str, str] = field(default_factory=dict)  # alias -> canonical value
+    words: tuple[str, ...] = ()  # words accepted by an int keyword (OFF, NOLIMIT)
+    min: int | None = None
+    max: int | None = None
+    default: Any = None
+    verbs: tuple[str, ...] = ("DEFINE", "ALTER")
+    alterable: bool = True
+    required: bool = False  # required at DEFINE
+    only_for: dict[str, tuple[str, ...]] = field(default_factory=dict)  # attr -> allowed values
+    negation: str | None = None  # NOREPLACE for REPLACE
+    display: bool = True  # shown by DISPLAY / export
+    max_items: int | None = None
+
+    def describe_values(self) -> str:
+        """The allowed values, as an error message and the man page say them."""
+        if self.type == "int":
+            span = f"{self.min}-{self.max}"
+            return " or ".join([*self.words, span]) if self.words else span
+        if self.type in ("enum", "list"):
+            return ", ".join(self.values)
+        if self.type in ("name", "text", "conname"):
+            return f"up to {self.max} characters"
+        return "no value"
+
+
+@dataclass(frozen=True)
+class ObjectSpec:
+    name: str
+    help: str
+    aliases: tuple[str, ...] = ()
+    name_rule: NameRule | None = None
+    keywords: dict[str, KeywordSpec] = field(default_factory=dict)
+    full: str = ""  # the full word printed in responses (QLOCAL for QL)
+    nameless: bool = False  # QMGR on z/OS, LOG, ARCHIVE: no name in parentheses
+
+
+@dataclass(frozen=True)
+class VerbSpec:
+    name: str
+    help: str
+    module: str
+    abbrev: tuple[str, ...] = ()
+    objects: tuple[str, ...] = ()
+    writes: bool = True
+
+
+@dataclass
+class ValidationError:
+    """A neutral description of what is wrong; each dialect turns it into its own message."""
+
+    kind: str  # unknown_verb, unknown_object, unknown_keyword, bad_value, missing, duplicate,
+    #            bad_name, not_alterable, not_for_verb, missing_name
+    keyword: str = ""
+    value: str = ""
+    allowed: str = ""
+    detail: str = ""
+
+
+@dataclass
+class Table:
+    """One dialect's command language."""
+
+    dialect: str
+    command: str
+    verbs: dict[str, VerbSpec]
+    objects: dict[str, ObjectSpec]
+    raw: dict[str, Any]
+    _verb_index: dict[str, str] = field(default_factory=dict)
+    _object_index: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for verb in self.verbs.values():
+            for word in (verb.name, *verb.abbrev):
+                self._verb_index[word] = verb.name
+        for obj in self.objects.values():
+            for word in (obj.name, *obj.aliases):
+                self._object_index[word] = obj.name
+
+    def verb(self, word: str) -> VerbSpec | None:
+        name = self._verb_index.get(word.upper())
+        return None if name is None else self.verbs[name]
+
+    def object(self, word: str) -> ObjectSpec | None:
+        name = self._object_index.get(word.upper())
+        return None if name is None else self.objects[name]
+
+    def keyword(self, obj: ObjectSpec, word: str) -> KeywordSpec | None:
+        upper = word.upper()
+        spec = obj.keywords.get(upper)
+        if spec is not None:
+            return spec
+        for candidate in obj.keywords.values():
+            if upper in candidate.abbrev or (candidate.negation and upper == candidate.negation):
+                return candidate
+        return None
+
+    def defaults(self, obj: str) -> dict[str, Any]:
+        return {
+            k.name: k.default
+            for k in self.objects[obj].keywords.values()
+            if k.type != "flag" and k.default is not None and not _is_reference(k.default)
+        }
+
+
+def _is_reference(value: Any) -> bool:
+    """A default such as `=QMGR.COMPSIZE` is taken from another object at DEFINE."""
+    return isinstance(value, str) and value.startswith("=")
+
+
+def _tuple(value: Any) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, (list, tuple)):
+        return tuple(str(v) for v in value)
+    return (str(value),)
+
+
+def _flag(value: Any, default: bool) -> bool:
+    """A YAML true/false (kept as words by our loader) as a bool."""
+    if value is None:
+        return default
+    if isinstance(value, bool):
+        return value
+    return str(value).lower() in ("true", "yes", "on", "1")
+
+
+def _keyword(name: str, row: dict[str, Any]) -> KeywordSpec:
+    value_abbrev = {str(k): str(v) for k, v in (row.get("value_abbrev") or {}).items()}
+    only_for = {str(k): _tuple(v) for k, v in (row.get("only_for") or {}).items()}
+    return KeywordSpec(
+        name=name,
+        type=str(row.get("type", "text")),
+        help=str(row.get("help", "")),
+        abbrev=_tuple(row.get("abbrev")),
+        values=_tuple(row.get("values")),
+        value_abbrev=value_abbrev,
+        words=_tuple(row.get("words")),
+        min=row.get("min"),
+        max=row.get("max"),
+        default=row.get("default"),
+        verbs=_tuple(row.get("verbs", ["DEFINE", "ALTER"])),
+        alterable=_flag(row.get("alterable"), True),
+        required=_flag(row.get("required"), False),
+        only_for=only_for,
+        negation=row.get("negation"),
+        display=_flag(row.get("display"), True),
+        max_items=row.get("max_items"),
+    )
+
+
+@functools.cache
+def _loader() -> Any:
+    """A safe YAML loader that keeps YES/NO/ON/OFF as words: they are MQ values here,
+    not booleans (YAML 1.1 would read them as true/false)."""
+    import yaml
+
+    base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+    class WordLoader(base):  # type: ignore[misc, valid-type]
+        pass
+
+    WordLoader.yaml_implicit_resolvers = {
+        first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:bool"]
+        for first, resolvers in base.yaml_implicit_resolvers.items()
+    }
+    return WordLoader
+
+
+def _yaml_load(text: str) -> Any:
+    import yaml
+
+    return yaml.load(text, Loader=_loader())  # noqa: S506 - a safe loader
+
+
+@functools.cache
+def load(dialect: str) -> Table:
+    """The table of one dialect, read once per process."""
+    if dialect not in DIALECTS:
+        raise KeyError(dialect)
+    text = resources.files("mqtool.commands").joinpath(dialect, "keywords.yaml").read_text(encoding="utf-8")
+    raw = _yaml_load(text)
+    names = {
+        key: NameRule(
+            max=int(rule["max"]),
+            chars=str(rule.get("chars", "mq")),
+            reserved=_tuple(rule.get("reserved")),
+            generic=_flag(rule.get("generic"), True),
+        )
+        for key, rule in (raw.get("names") or {}).items()
+    }
+    verbs = {
+        name: VerbSpec(
+            name=name,
+            help=str(row.get("help", "")),
+            module=str(row.get("module", name.lower())),
+            abbrev=_tuple(row.get("abbrev")),
+            objects=_tuple(row.get("objects")),
+            writes=_flag(row.get("writes"), True),
+        )
+        for name, row in raw["verbs"].items()
+    }
+    objects = {}
+    for name, row in raw["objects"].items():
+        keywords = {kw: _keyword(kw, spec or {}) for kw, spec in (row.get("keywords") or {}).items()}
+        rule = row.get("name")
+        objects[name] = ObjectSpec(
+            name=name,
+            help=str(row.get("help", "")),
+            aliases=_tuple(row.get("aliases")),
+            name_rule=names[rule] if rule else None,
+            keywords=keywords,
+            full=str(row.get("full", name)),
+            nameless=_flag(row.get("nameless"), False),
+        )
+    return Table(dialect=dialect, command=str(raw.get("command", "")), verbs=verbs, objects=objects, raw=raw)
+
+
+# -- value checking ---------------------------------------------------------------
+
+
+def check_name(rule: NameRule, name: str, generic_ok: bool) -> str | None:
+    """Returns a reason when `name` breaks the rule, else None."""
+    body = name[:-1] if generic_ok and rule.generic and name.endswith("*") else name
+    if not name or (not body and not name.endswith("*")):
+        return "a name is required"
+    if len(name) > rule.max:
+        return f"longer than {rule.max} characters"
+    if body and not NAME_CHARS[rule.chars].match(body):
+        return "contains characters other than " + (
+            "A-Z a-z 0-9 . / _ %" if rule.chars == "mq" else "letters and digits"
+        )
+    if name.upper() in rule.reserved:
+        return f"{name} is reserved"
+    return None
+
+
+_CONNAME = re.compile(r"^[A-Za-z0-9.\-:]+(\(\d{1,5}\))?$")
+
+
+def convert(spec: KeywordSpec, raw: str | list[str] | None) -> tuple[Any, ValidationError | None]:
+    """Converts the text of one keyword's value to its typed value."""
+    if spec.type == "flag":
+        if raw is not None and raw != "":
+            return None, ValidationError("bad_value", spec.name, str(raw), "no value")
+        return True, None
+    if raw is None:
+        return None, ValidationError("bad_value", spec.name, "", spec.describe_values())
+    items = raw if isinstance(raw, list) else [raw]
+    if spec.type == "list":
+        out: list[str] = []
+        for item in items:
+            value = spec.value_abbrev.get(item.upper(), item.upper())
+            if value not in spec.values:
+                return None, ValidationError("bad_value", spec.name, item, spec.describe_values())
+            if value in out:
+                return None, ValidationError("bad_value", spec.name, item, "each value once")
+            out.append(value)
+        if spec.max_items is not None and len(out) > spec.max_items:
+            return None, ValidationError("bad_value", spec.name, ",".join(items), f"at most {spec.max_items} values")
+        return out, None
+    if len(items) != 1:
+        return None, ValidationError("bad_value", spec.name, ",".join(items), spec.describe_values())
+    text = items[0]
+    if spec.type == "int":
+        if text.upper() in spec.words:
+            return text.upper(), None
+        if not re.fullmatch(r"\d{1,12}", text):
+            return None, ValidationError("bad_value", spec.name, text, spec.describe_values())
+        number = int(text)
+        if (spec.min is not None and number < spec.min) or (spec.max is not None and number > spec.max):
+            return None, ValidationError("bad_value", spec.name, text, spec.describe_values())
+        return number, None
+    if spec.type == "enum":
+        value = spec.value_abbrev.get(text.upper(), text.upper())
+        if value not in spec.values:
+            return None, ValidationError("bad_value", spec.name, text, spec.describe_values())
+        return value, None
+    if spec.type == "name":
+        rule = NameRule(max=spec.max or 48)
+        if text == "":
+            return "", None
+        reason = check_name(rule, text, generic_ok=False)
+        if reason:
+            return None, ValidationError("bad_value", spec.name, text, spec.describe_values(), reason)
+        return text, None
+    if spec.type == "conname":
+        if not _CONNAME.match(text) or len(text) > (spec.max or 256):
+            return None, ValidationError("bad_value", spec.name, text, "host(port)")
+        return text, None
+    # text
+    if spec.max is not None and len(text) > spec.max:
+        return None, ValidationError("bad_value", spec.name, text, spec.describe_values())
+    return text, None

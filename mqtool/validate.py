@@ -1,0 +1,86 @@
+"""Checks a lexed command against its dialect's keyword table and types its values."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from mqtool.parse.command import Command
+from mqtool.tables import KeywordSpec, ObjectSpec, Table, ValidationError, VerbSpec, check_name, convert
+
+
+@dataclass
+class Request:
+    """A command that passed the table checks: canonical verb and object, typed values."""
+
+    command: Command
+    verb: VerbSpec
+    object: ObjectSpec | None
+    name: str | None
+    params: dict[str, Any] = field(default_factory=dict)
+    order: list[str] = field(default_factory=list)  # keywords in the order typed
+
+    def has(self, keyword: str) -> bool:
+        return keyword in self.params
+
+    def get(self, keyword: str, default: Any = None) -> Any:
+        return self.params.get(keyword, default)
+
+
+GENERIC_VERBS = ("DISPLAY",)
+
+
+def validate(table: Table, command: Command) -> Request | ValidationError:
+    verb = table.verb(command.verb)
+    if verb is None:
+        return ValidationError("unknown_verb", command.verb, allowed=", ".join(table.verbs))
+    obj: ObjectSpec | None = None
+    if verb.objects:
+        obj = table.object(command.object) if command.object else None
+        if obj is None or obj.name not in verb.objects:
+            return ValidationError("unknown_object", command.object or "", allowed=", ".join(verb.objects))
+    name = command.name
+    if obj is not None and obj.name_rule is not None and not obj.nameless:
+        optional = verb.name in table.raw["objects"][obj.name].get("name_optional", [])
+        if name is None or name == "":
+            if not optional:
+                return ValidationError("missing_name", obj.name)
+        else:
+            reason = check_name(obj.name_rule, name, generic_ok=verb.name in GENERIC_VERBS)
+            if reason:
+                return ValidationError("bad_name", obj.name, name, detail=reason)
+    request = Request(command, verb, obj, name)
+    seen: dict[str, str] = {}
+    for param in command.params:
+        spec: KeywordSpec | None = table.keyword(obj, param.keyword) if obj is not None else None
+        if spec is None:
+            return ValidationError("unknown_keyword", param.keyword, allowed=_keywords_for(obj, verb))
+        if verb.name not in spec.verbs:
+            return ValidationError("not_for_verb", param.keyword, detail=f"with {verb.name}")
+        if spec.name in seen:
+            return ValidationError("duplicate", param.keyword)
+        seen[spec.name] = param.keyword
+        if spec.negation and param.keyword == spec.negation:
+            if param.value is not None:
+                return ValidationError("bad_value", param.keyword, str(param.value), "no value")
+            request.params[spec.name] = False
+        else:
+            value, error = convert(spec, param.value)
+            if error is not None:
+                return error
+            request.params[spec.name] = value
+        if verb.name == "ALTER" and not spec.alterable:
+            return ValidationError("not_alterable", spec.name)
+        request.order.append(spec.name)
+    if verb.name == "DEFINE" and obj is not None:
+        for spec in obj.keywords.values():
+            if spec.required and spec.name not in request.params:
+                return ValidationError("missing", spec.name)
+    return request
+
+
+def _keywords_for(obj: ObjectSpec | None, verb: VerbSpec) -> str:
+    if obj is None:
+        return "none"
+    names = [k.name for k in obj.keywords.values() if verb.name in k.verbs]
+    return ", ".join(names) if names else "none"

@@ -1,0 +1,273 @@
+"""Opening, migrating and transacting on the SQLite state file of one state directory."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from mqtool.state.records import ObjectRecord, SystemRecord
+
+DB_NAME = "mqtool.db"
+APPLICATION_ID = 0x4D51544C  # "MQTL": marks the file as an mqtool store
+BUSY_TIMEOUT_MS = 60_000
+
+
+class StoreError(Exception):
+    """The store cannot be opened or used: damaged, foreign, newer, or unwritable."""
+
+
+def _migrations() -> list[tuple[int, str]]:
+    folder = resources.files("mqtool.state").joinpath("migrations")
+    found = []
+    for entry in folder.iterdir():
+        name = entry.name
+        if name.endswith(".sql") and name[:4].isdigit():
+            found.append((int(name[:4]), entry.read_text(encoding="utf-8")))
+    return sorted(found)
+
+
+SCHEMA_VERSION = 1  # the highest migration number; checked by a test against migrations/
+
+
+def _dumps(value: dict[str, Any]) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+class Store:
+    """One open state file. Use `transaction()` for every read and write."""
+
+    def __init__(self, path: Path, conn: sqlite3.Connection, created: bool) -> None:
+        self.path = path
+        self.conn = conn
+        self.created = created
+
+    @classmethod
+    def open(cls, state_dir: Path) -> Store:
+        """Opens (creating when missing) the store of `state_dir` and migrates it forward."""
+        path = Path(state_dir) / DB_NAME
+        try:
+            Path(state_dir).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create the state directory {state_dir}: {exc.strerror}") from exc
+        existed = path.exists() and path.stat().st_size > 0
+        try:
+            conn = sqlite3.connect(str(path), isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open the state file {path}: {exc}") from exc
+        store = cls(path, conn, created=not existed)
+        try:
+            store._prepare()
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            raise StoreError(
+                f"the state file {path} is damaged or is not an mqtool store ({exc}); "
+                "move it away or use another --state directory"
+            ) from exc
+        except StoreError:
+            conn.close()
+            raise
+        return store
+
+    def _prepare(self) -> None:
+        conn = self.conn
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        if app_id != APPLICATION_ID and (app_id != 0 or tables):
+            raise StoreError(
+                f"the state file {self.path} belongs to another program (application id {app_id:#x}); "
+                "use another --state directory"
+            )
+        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        if str(mode).lower() != "wal":
+            raise StoreError(f"the state file {self.path} cannot use WAL mode (got {mode})")
+        conn.execute("PRAGMA synchronous = FULL")
+        conn.execute("PRAGMA foreign_keys = ON")
+        self._migrate()
+
+    def _migrate(self) -> None:
+        conn = self.conn
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        migrations = _migrations()
+        newest = migrations[-1][0] if migrations else 0
+        if version > newest:
+            raise StoreError(
+                f"the state file {self.path} has schema version {version}, newer than this "
+                f"mqtool understands ({newest}); upgrade mqtool"
+            )
+        for number, script in migrations:
+            if number <= version:
+                continue
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                # Another process may have migrated while we waited for the lock.
+                if conn.execute("PRAGMA user_version").fetchone()[0] >= number:
+                    conn.execute("ROLLBACK")
+                    continue
+                for statement in _split_sql(script):
+                    conn.execute(statement)
+                conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                conn.execute(f"PRAGMA user_version = {number}")
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+
+    def close(self) -> None:
+        self.conn.close()
+
+    @contextmanager
+    def transaction(self, write: bool = True) -> Iterator[Transaction]:
+        """One unit of truth. Commits when the block ends normally and `tx.failed` is
+        not set; rolls back otherwise. Writers take the write lock at once
+        (BEGIN IMMEDIATE) so that two processes never both read-then-write."""
+        tx = Transaction(self)
+        try:
+            self.conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"cannot lock the state file {self.path}: {exc}") from exc
+        try:
+            yield tx
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        if tx.failed or not write:
+            self.conn.execute("ROLLBACK")
+        else:
+            try:
+                self.conn.execute("COMMIT")
+            except sqlite3.DatabaseError as exc:
+                self.conn.execute("ROLLBACK")
+                raise StoreError(f"cannot commit to the state file {self.path}: {exc}") from exc
+
+
+def _split_sql(script: str) -> list[str]:
+    """Statements of a migration file (no semicolons inside literals in our migrations)."""
+    lines = [line for line in script.splitlines() if not line.strip().startswith("--")]
+    return [part.strip() for part in "\n".join(lines).split(";") if part.strip()]
+
+
+class Transaction:
+    """Typed access to the store inside one transaction."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.conn = store.conn
+        self.failed = False
+
+    def fail(self) -> None:
+        """Marks the transaction to be rolled back when its block ends."""
+        self.failed = True
+
+    # -- meta -----------------------------------------------------------------
+    def get_meta(self, key: str, default: str | None = None) -> str | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return default if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.conn.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+
+    # -- systems --------------------------------------------------------------
+    def systems(self) -> list[SystemRecord]:
+        rows = self.conn.execute("SELECT name, platform, attrs, position FROM systems ORDER BY position, name")
+        return [SystemRecord(r[0], r[1], json.loads(r[2]), r[3]) for r in rows]
+
+    def get_system(self, name: str) -> SystemRecord | None:
+        row = self.conn.execute(
+            "SELECT name, platform, attrs, position FROM systems WHERE name = ?", (name,)
+        ).fetchone()
+        return None if row is None else SystemRecord(row[0], row[1], json.loads(row[2]), row[3])
+
+    def put_system(self, system: SystemRecord) -> None:
+        if system.position == 0:
+            row = self.conn.execute("SELECT coalesce(max(position), 0) + 1 FROM systems").fetchone()
+            existing = self.conn.execute("SELECT position FROM systems WHERE name = ?", (system.name,)).fetchone()
+            system.position = existing[0] if existing else row[0]
+        self.conn.execute(
+            "INSERT INTO systems (name, platform, position, attrs) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT(name) DO UPDATE SET platform = excluded.platform, attrs = excluded.attrs",
+            (system.name, system.platform, system.position, _dumps(system.attrs)),
+        )
+
+    def delete_system(self, name: str) -> None:
+        self.conn.execute("DELETE FROM messages WHERE system = ?", (name,))
+        self.conn.execute("DELETE FROM console WHERE system = ?", (name,))
+        self.conn.execute("DELETE FROM timers WHERE system = ?", (name,))
+        self.conn.execute("DELETE FROM systems WHERE name = ?", (name,))
+
+    # -- objects --------------------------------------------------------------
+    def get_object(self, system: str, type_: str, name: str) -> ObjectRecord | None:
+        row = self.conn.execute(
+            "SELECT attrs, status, created, altered FROM objects WHERE system = ? AND type = ? AND name = ?",
+            (system, type_, name),
+        ).fetchone()
+        if row is None:
+            return None
+        return ObjectRecord(system, type_, name, json.loads(row[0]), json.loads(row[1]), row[2], row[3])
+
+    def objects(self, system: str, type_: str | None = None, pattern: str | None = None) -> list[ObjectRecord]:
+        """Objects of a system, by type, optionally matching a generic name (`PAY*`, `*`)."""
+        sql = "SELECT type, name, attrs, status, created, altered FROM objects WHERE system = ?"
+        args: list[Any] = [system]
+        if type_ is not None:
+            sql += " AND type = ?"
+            args.append(type_)
+        if pattern is not None and pattern != "*":
+            if pattern.endswith("*"):
+                sql += " AND substr(name, 1, ?) = ?"
+                args += [len(pattern) - 1, pattern[:-1]]
+            else:
+                sql += " AND name = ?"
+                args.append(pattern)
+        sql += " ORDER BY type, name"
+        return [
+            ObjectRecord(system, r[0], r[1], json.loads(r[2]), json.loads(r[3]), r[4], r[5])
+            for r in self.conn.execute(sql, args)
+        ]
+
+    def put_object(self, record: ObjectRecord) -> None:
+        self.conn.execute(
+            "INSERT INTO objects (system, type, name, attrs, status, created, altered) VALUES (?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT(system, type, name) DO UPDATE SET attrs = excluded.attrs, status = excluded.status, "
+            "altered = excluded.altered",
+            (
+                record.system,
+                record.type,
+                record.name,
+                _dumps(record.attrs),
+                _dumps(record.status),
+                record.created,
+                record.altered,
+            ),
+        )
+
+    def put_status(self, record: ObjectRecord) -> None:
+        """Writes only the run-time status of an existing object."""
+        self.conn.execute(
+            "UPDATE objects SET status = ? WHERE system = ? AND type = ? AND name = ?",
+            (_dumps(record.status), record.system, record.type, record.name),
+        )
+
+    def delete_object(self, system: str, type_: str, name: str) -> None:
+        self.conn.execute("DELETE FROM objects WHERE system = ? AND type = ? AND name = ?", (system, type_, name))
+
+    # -- console --------------------------------------------------------------
+    def console(self, system: str, time: float, text: str) -> None:
+        """Records an unsolicited console message (warnings, CSQM587E, sweeper notices)."""
+        self.conn.execute("INSERT INTO console (system, time, text) VALUES (?, ?, ?)", (system, time, text))
+
+    def console_since(self, system: str | None, after_id: int = 0) -> list[tuple[int, str, float, str]]:
+        sql = "SELECT id, system, time, text FROM console WHERE id > ?"
+        args: list[Any] = [after_id]
+        if system is not None:
+            sql += " AND system = ?"
+            args.append(system)
+        return [(r[0], r[1], r[2], r[3]) for r in self.conn.execute(sql + " ORDER BY id", args)]
