@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
-TOD_EPOCH = datetime(1900, 1, 1, tzinfo=timezone.utc)
+TOD_EPOCH = datetime(1900, 1, 1, tzinfo=UTC)
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$", re.IGNORECASE)
 _UNIT_SECONDS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
 _OFFSET = re.compile(r"^([+-])(\d{2}):?(\d{2})$")
@@ -31,8 +31,8 @@ def parse_instant(text: str) -> datetime:
     except ValueError as exc:
         raise ClockError(f"not an ISO-8601 time: {text!r} (example: 2021-03-09T15:41:22Z)") from exc
     if value.tzinfo is None:
-        value = value.replace(tzinfo=timezone.utc)
-    return value.astimezone(timezone.utc)
+        value = value.replace(tzinfo=UTC)
+    return value.astimezone(UTC)
 
 
 def parse_duration(text: str) -> float:
@@ -64,7 +64,7 @@ def format_offset(offset: timedelta) -> str:
 
 def to_tod(instant: datetime) -> int:
     """The 64-bit z/Architecture TOD value: microseconds since 1900 shifted left 12 bits."""
-    delta = instant.astimezone(timezone.utc) - TOD_EPOCH
+    delta = instant.astimezone(UTC) - TOD_EPOCH
     micros = (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
     return (micros << 12) & 0xFFFF_FFFF_FFFF_FFFF
 
@@ -75,7 +75,7 @@ def from_tod(tod: int) -> datetime:
 
 def format_tod(instant: datetime, offset: timedelta) -> str:
     """`D962CAAA5BAAD838 (2021-03-09 10:41:22)`: hex TOD and local time, fraction truncated."""
-    local = instant.astimezone(timezone.utc) + offset
+    local = instant.astimezone(UTC) + offset
     return f"{to_tod(instant):016X} ({local:%Y-%m-%d %H:%M:%S})"
 
 
@@ -104,7 +104,7 @@ class Clock:
     def now(self) -> datetime:
         if self.frozen_at is not None:
             return self.frozen_at + timedelta(seconds=self._advanced)
-        return datetime.now(timezone.utc) + timedelta(seconds=self._advanced)
+        return datetime.now(UTC) + timedelta(seconds=self._advanced)
 
     def timestamp(self) -> float:
         """Seconds since the Unix epoch, as stored in the state store."""
@@ -125,4 +125,4 @@ class Clock:
     def local(self, offset: timedelta, instant: datetime | None = None) -> datetime:
         """The instant as naive local time at `offset` (what consoles display)."""
         moment = self.now() if instant is None else instant
-        return (moment.astimezone(timezone.utc) + offset).replace(tzinfo=None)
+        return (moment.astimezone(UTC) + offset).replace(tzinfo=None)

@@ -212,7 +212,7 @@ def _loader() -> Any:
 def _yaml_load(text: str) -> Any:
     import yaml
 
-    return yaml.load(text, Loader=_loader())  # noqa: S506 - a safe loader
+    return yaml.load(text, Loader=_loader())
 
 
 @functools.cache

@@ -131,9 +131,7 @@ def test_frozen(tmp_path: Path) -> None:
         ("", 1, "PORT is required"),
     ],
 )
-def test_errors_name_file_and_line(
-    tmp_path: Path, text: str, line: int, fragment: str
-) -> None:
+def test_errors_name_file_and_line(tmp_path: Path, text: str, line: int, fragment: str) -> None:
     path = _write(tmp_path, text)
     error = _error(path)
     assert str(error).startswith(f"{path}:{line}: ")
@@ -164,9 +162,7 @@ def test_unreadable_folder(tmp_path: Path) -> None:
     assert str(error).startswith(f"{tmp_path}: cannot read the file: ")
 
 
-@pytest.mark.skipif(
-    not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root reads any file"
-)
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root reads any file")
 def test_unreadable_permissions(tmp_path: Path) -> None:
     path = _write(tmp_path, "PORT-80\n")
     path.chmod(0)

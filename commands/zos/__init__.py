@@ -71,4 +71,6 @@ def bootstrap(tx: Transaction, system: SystemRecord, now: float) -> None:
 
     table = load(DIALECT)
     if tx.get_object(system.name, "QMGR", system.name) is None:
-        tx.put_object(ObjectRecord(system.name, "QMGR", system.name, table.defaults("QMGR"), {"state": "STARTED"}, now, now))
+        tx.put_object(
+            ObjectRecord(system.name, "QMGR", system.name, table.defaults("QMGR"), {"state": "STARTED"}, now, now)
+        )

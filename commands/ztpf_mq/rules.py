@@ -40,7 +40,9 @@ def check(
         compmsg = list(attrs.get("COMPMSG") or ["NONE"])
         for alone in ("NONE", "ANY"):
             if alone in compmsg and len(compmsg) > 1:
-                return failure("MQSC0014E", SYNTAX, value=",".join(compmsg), keyword="COMPMSG", allowed=f"{alone} ALONE")
+                return failure(
+                    "MQSC0014E", SYNTAX, value=",".join(compmsg), keyword="COMPMSG", allowed=f"{alone} ALONE"
+                )
         if "ANY" in compmsg and chltype not in RECEIVING:
             return failure("MQSC0022E", SYNTAX, keyword="COMPMSG-ANY", detail=f"FOR CHLTYPE-{chltype}")
         xmitq = attrs.get("XMITQ")

@@ -13,9 +13,7 @@ def swbs_for(stored_length: int, swbsize: int) -> int:
     return max(1, -(-stored_length // payload))
 
 
-def queue_figures(
-    tx: Transaction, system: SystemRecord, queue: str, common: bool = False
-) -> dict[str, int]:
+def queue_figures(tx: Transaction, system: SystemRecord, queue: str, common: bool = False) -> dict[str, int]:
     """CURDEPTH, SWBS (held by in-memory messages; none on a common queue) and COMPRESSED."""
     swbsize = int(system.attrs.get("swbsize", 1024))
     payload = max(1, swbsize - SWB_HEADER)

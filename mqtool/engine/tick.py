@@ -16,9 +16,7 @@ if TYPE_CHECKING:
     from mqtool.state import SystemRecord, Transaction
 
 # name -> function(session, tx, system, due) -> next due time (or None to drop the timer)
-TimerFunction = Callable[
-    ["Session", "Transaction", "SystemRecord", float], "float | None"
-]
+TimerFunction = Callable[["Session", "Transaction", "SystemRecord", float], "float | None"]
 TIMERS: dict[str, TimerFunction] = {}
 
 
@@ -69,11 +67,7 @@ def tick(session: Session, now: float) -> int:
                 continue
             system = tx.get_system(system_name)
             function = TIMERS.get(name)
-            next_due = (
-                None
-                if system is None or function is None
-                else function(session, tx, system, due)
-            )
+            next_due = None if system is None or function is None else function(session, tx, system, due)
             if next_due is None:
                 tx.conn.execute(
                     "DELETE FROM timers WHERE system = ? AND name = ?",
