@@ -213,5 +213,5 @@ def test_template_defaults_load(tmp_path: Path) -> None:
     ],
 )
 def test_template_rejects_what_would_not_load(kwargs: dict[str, object]) -> None:
-    with pytest.raises(ValueError, match="must|not a coding"):
+    with pytest.raises(ValueError, match=r"must|not a coding"):
         template("WEB1", **kwargs)  # type: ignore[arg-type]

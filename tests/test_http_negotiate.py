@@ -146,8 +146,10 @@ def test_parser_never_raises(header: str) -> None:
 
 
 _PIECES = st.sampled_from(
-    ["gzip", "deflate", "identity", "*", "x-gzip", "br", ";", ",", "q", "=", " ", "0"]
-    + ["1", ".", "5", "\t", "GZIP", ";q=", "0.500", "1.0001", "%", "\x00", "\u00e9"]
+    [
+        *("gzip", "deflate", "identity", "*", "x-gzip", "br", ";", ",", "q", "=", " ", "0"),
+        *("1", ".", "5", "\t", "GZIP", ";q=", "0.500", "1.0001", "%", "\x00", "\u00e9"),
+    ]
 )
 
 
