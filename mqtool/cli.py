@@ -159,6 +159,32 @@ def main_group(ctx: click.Context, state_dir: Path | None, system: str | None, c
     ctx.call_on_close(app.close)
 
 
+# SQLite result codes that describe the state file or its surroundings, not a bug in mqtool.
+_DAMAGED = ("SQLITE_CORRUPT", "SQLITE_NOTADB")
+_UNUSABLE = ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_READONLY", "SQLITE_IOERR", "SQLITE_FULL", "SQLITE_CANTOPEN")
+
+
+def store_problem(exc: BaseException, state: str) -> str | None:
+    """The one-line description of a damaged, locked or unwritable store met in the
+    middle of a command (opening it is checked earlier); None for anything else."""
+    from mqtool.state.store import DB_NAME, StoreError
+
+    if isinstance(exc, StoreError):
+        return str(exc)
+    import sqlite3
+
+    if not isinstance(exc, sqlite3.DatabaseError):
+        return None
+    name = str(getattr(exc, "sqlite_errorname", ""))
+    path = Path(state) / DB_NAME
+    # Extended codes carry a suffix: SQLITE_CORRUPT_INDEX, SQLITE_IOERR_FSYNC ...
+    if name.startswith(_DAMAGED):
+        return f"the state file {path} is damaged ({exc}); move it away or use another --state directory"
+    if name.startswith(_UNUSABLE) or name == "SQLITE_PERM":
+        return f"the state file {path} cannot be used ({exc})"
+    return None
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: runs the group and turns every failure into one line."""
     try:
@@ -184,6 +210,10 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(0)
     except Exception as exc:  # the edge: one line, never a traceback
         state = _STATE_IN_USE[0] if _STATE_IN_USE else str(default_state_dir())
+        problem = store_problem(exc, state)
+        if problem is not None:
+            click.echo(f"mqtool: error: {problem}", err=True)
+            sys.exit(ToolError.exit_code)
         click.echo(
             f"mqtool: internal error: {type(exc).__name__}: {exc} (state directory {state}); "
             "please report it with the command that caused it",

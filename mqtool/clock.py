@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 TOD_EPOCH = datetime(1900, 1, 1, tzinfo=UTC)
+# The clock stays below this so that local time at any display offset can still be shown.
+LATEST = datetime(9999, 1, 1, tzinfo=UTC)
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$", re.IGNORECASE)
 _UNIT_SECONDS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
 _OFFSET = re.compile(r"^([+-])(\d{2}):?(\d{2})$")
@@ -32,7 +34,10 @@ def parse_instant(text: str) -> datetime:
         raise ClockError(f"not an ISO-8601 time: {text!r} (example: 2021-03-09T15:41:22Z)") from exc
     if value.tzinfo is None:
         value = value.replace(tzinfo=UTC)
-    return value.astimezone(UTC)
+    value = value.astimezone(UTC)
+    if not TOD_EPOCH <= value < LATEST:
+        raise ClockError(f"{text!r} is outside the years 1900-9998 that the TOD clock and displays can show")
+    return value
 
 
 def parse_duration(text: str) -> float:
@@ -40,7 +45,10 @@ def parse_duration(text: str) -> float:
     match = _DURATION.match(text)
     if not match:
         raise ClockError(f"not a duration: {text!r} (examples: 5s, 2m, 1h)")
-    return float(match.group(1)) * _UNIT_SECONDS[(match.group(2) or "s").lower()]
+    seconds = float(match.group(1)) * _UNIT_SECONDS[(match.group(2) or "s").lower()]
+    if seconds == float("inf"):
+        raise ClockError(f"not a duration: {text!r} (too long)")
+    return seconds
 
 
 def parse_offset(text: str) -> timedelta:
@@ -118,8 +126,14 @@ class Clock:
     def advance(self, seconds: float) -> None:
         """Moves the clock forward: a frozen clock stays frozen at the later instant; a
         wall clock runs on from the later instant (for the rest of this process)."""
-        if seconds < 0:
+        if not seconds >= 0:  # also refuses NaN
             raise ClockError("the clock only moves forward")
+        try:
+            later = self.now() + timedelta(seconds=seconds)
+        except OverflowError:
+            later = LATEST
+        if later >= LATEST:
+            raise ClockError(f"cannot move the clock {seconds:g}s: it would pass the year 9998")
         self._advanced += seconds
 
     def local(self, offset: timedelta, instant: datetime | None = None) -> datetime:

@@ -42,6 +42,13 @@ Handler = Callable[["Session", Directive, "SystemRecord | None"], Response]
 
 
 def run(session: Session, line: str, current: SystemRecord | None, check_only: bool) -> Outcome:
+    if line.split()[0].lower() == ".echo":
+        # .echo prints its text as given: apostrophes and key=value are not syntax there.
+        if check_only:
+            from mqtool.session import Outcome
+
+            return Outcome()
+        return session._finish(do_echo(session, Directive(text=line, name="echo"), current), None)
     try:
         directive = lex(line)
     except LexError as error:

@@ -44,6 +44,10 @@ CATALOGUE: dict[str, Entry] = {
         "An MQSC command without a CPF while the current system is z/TPF.",
     ),
     # ---------------------------------------------------------------- z/TPF MQ (ZMQSC)
+    "CSMP0097I": Entry(
+        "{time} CPU-{processor} SS-{subsystem} SSU-{ssu} IS-{istream}",
+        "The z/TPF console header that starts every ZMQSC and ZHTPS response (local time, console identity).",
+    ),
     "MQSC0001I": Entry("{command} COMPLETED", "A DEFINE, ALTER, DELETE, CLEAR, START, STOP or RESET completed."),
     "MQSC0002I": Entry("START OF {object} DISPLAY", "The title of an object display; one block per object follows."),
     "MQSC0003I": Entry("NO {object} FOUND MATCHING {name}", "A DISPLAY found no object with that (generic) name."),
@@ -112,6 +116,12 @@ CATALOGUE: dict[str, Entry] = {
     "MQSC0035E": Entry("QUEUE MANAGER {qmgr} ALREADY STOPPED", "STOP QMGR while the queue manager is stopped."),
     # ---------------------------------------------------------------- z/TPF HTTP (ZHTPS)
     # ---------------------------------------------------------------- MQ for z/OS
+    "CSQ9022I": Entry(
+        "' {verb_words}' NORMAL COMPLETION", "The last line of a z/OS command that completed (full verb and object)."
+    ),
+    "CSQ9023E": Entry(
+        "' {verb_words}' ABNORMAL COMPLETION", "The last line of a z/OS command that failed or was not understood."
+    ),
     "CSQ9000E": Entry("'{keyword}' appears more than once", "A keyword was repeated, or given with its negation."),
     "CSQ9001E": Entry("'{keyword}' is invalid", "A keyword is unknown, misspelled, or does not apply here."),
     "CSQ9002E": Entry("Unbalanced parentheses following '{keyword}'", "A value's parentheses do not match."),

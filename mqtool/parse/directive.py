@@ -15,9 +15,12 @@ def _split(text: str) -> list[str]:
     current: list[str] = []
     quoted = False
     started = False
+    word_start = 0
     i = 0
     while i < len(text):
         char = text[i]
+        if not started:
+            word_start = i
         if quoted:
             if char == "'":
                 if i + 1 < len(text) and text[i + 1] == "'":
@@ -39,7 +42,7 @@ def _split(text: str) -> list[str]:
             started = True
         i += 1
     if quoted:
-        raise LexError("quote", text[text.rfind("'") :], "unbalanced apostrophes")
+        raise LexError("quote", text[word_start:].rstrip(), "unbalanced apostrophes")
     if started:
         words.append("".join(current))
     return words

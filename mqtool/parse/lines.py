@@ -16,15 +16,16 @@ class SourceCommand:
     lines: list[str] = field(default_factory=list)
 
 
-def _split_semicolon(line: str) -> tuple[str, bool]:
-    """Cuts at the first `;` outside quotes; True when one was found."""
-    quoted = False
+def _split_semicolon(line: str, quoted: bool = False) -> tuple[str, bool, bool]:
+    """Cuts at the first `;` outside quotes. `quoted` says whether the line starts inside
+    a quoted string (a continuation may fall inside one). Returns (piece, a `;` was
+    found, the piece ends inside quotes)."""
     for index, char in enumerate(line):
         if char == "'":
             quoted = not quoted
         elif char == ";" and not quoted:
-            return line[:index], True
-    return line, False
+            return line[:index], True, False
+    return line, False, quoted
 
 
 def continuation(line: str) -> str | None:
@@ -41,6 +42,7 @@ def assemble(lines: Iterable[str]) -> Iterator[SourceCommand]:
     first = 0
     physical: list[str] = []
     mode: str | None = None  # how the next line joins: '+', '-', or None (a new command)
+    quoted = False  # the command so far ends inside a quoted string
     number = 0
     for number, raw in enumerate(lines, start=1):
         line = raw.rstrip("\r\n")
@@ -50,13 +52,14 @@ def assemble(lines: Iterable[str]) -> Iterator[SourceCommand]:
             first = number
             physical = []
             text = ""
+            quoted = False
             piece = line
         elif mode == "+":
             piece = line.lstrip(" \t")
         else:
             piece = line
         physical.append(line)
-        piece, ended = _split_semicolon(piece)
+        piece, ended, quoted = _split_semicolon(piece, quoted)
         if ended:
             text += piece.rstrip(" ")
             mode = None

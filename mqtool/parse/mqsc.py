@@ -95,7 +95,7 @@ def tokens(text: str) -> list[tuple[str, str | None, list[tuple[str, bool]] | No
             continue
         match = _WORD.match(text, i)
         if not match:
-            if char == "'":
+            if char == "'" and text.count("'", i) % 2:
                 raise LexError("quote", text[i:].split()[0])
             raise LexError("token", text[i:].split()[0] if text[i:].split() else char)
         keyword = match.group(0).upper()
@@ -121,7 +121,7 @@ def lex(text: str, cpf: str | None = None) -> Command:
     command = Command(text=text, dialect="zos", verb=verb, cpf=cpf)
     rest = toks[1:]
     if rest:
-        obj, inside, items = rest[0]
+        obj, _inside, items = rest[0]
         command.object = obj
         if items is not None:
             command.object_value = [value if quoted else value.upper() for value, quoted in items]
@@ -131,7 +131,7 @@ def lex(text: str, cpf: str | None = None) -> Command:
             elif not items:
                 command.name = ""
         rest = rest[1:]
-    for keyword, inside, items in rest:
+    for keyword, _inside, items in rest:
         if items is None:
             command.params.append(Param(keyword, None))
             continue

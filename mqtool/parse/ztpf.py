@@ -18,9 +18,12 @@ def _words(text: str) -> list[tuple[str, bool]]:
     quoted = False
     had_quotes = False
     started = False
+    word_start = 0
     i = 0
     while i < len(text):
         char = text[i]
+        if not started:
+            word_start = i
         if quoted:
             if char == "'":
                 if i + 1 < len(text) and text[i + 1] == "'":
@@ -43,7 +46,7 @@ def _words(text: str) -> list[tuple[str, bool]]:
             started = True
         i += 1
     if quoted:
-        raise LexError("quote", text[text.rfind("'") :], "unbalanced apostrophes")
+        raise LexError("quote", text[word_start:].rstrip(), "unbalanced apostrophes")
     if started:
         words.append(("".join(current), had_quotes))
     return words

@@ -1,0 +1,131 @@
+"""The MQSC input-file rules (mqtool.parse.lines.assemble): comments, blank lines, `+`
+and `-` continuation (also inside quotes), and `;` as an explicit end of command."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mqtool.parse.lines import SourceCommand, assemble, continuation
+
+
+def texts(lines: list[str]) -> list[str]:
+    return [command.text for command in assemble(lines)]
+
+
+def test_one_command_per_line() -> None:
+    assert texts(["ZMQSC DIS QMGR", "DIS QMGR"]) == ["ZMQSC DIS QMGR", "DIS QMGR"]
+
+
+def test_comment_in_column_one_and_blank_lines_are_skipped() -> None:
+    lines = ["* a comment", "", "   ", "\t", "ZMQSC DIS QMGR", "*ZMQSC DEF QL-A"]
+    assert texts(lines) == ["ZMQSC DIS QMGR"]
+
+
+def test_star_after_column_one_is_not_a_comment() -> None:
+    assert texts([" * not a comment"]) == ["* not a comment"]
+
+
+def test_plus_continues_from_the_first_non_blank_character() -> None:
+    assert texts(["ZMQSC DEFINE +", "      QL-PAYQ +", "\t COMPSIZE-16000"]) == ["ZMQSC DEFINE QL-PAYQ COMPSIZE-16000"]
+
+
+def test_plus_glued_to_a_word_joins_the_words() -> None:
+    assert texts(["ZMQSC DEF QL-PAY+", "   Q1"]) == ["ZMQSC DEF QL-PAYQ1"]
+
+
+def test_minus_continues_from_column_one() -> None:
+    assert texts(["ZMQSC DEF -", "   QL-A"]) == ["ZMQSC DEF    QL-A"]
+    assert texts(["ZMQSC DEF QL-AB-", "CD"]) == ["ZMQSC DEF QL-ABCD"]
+
+
+def test_trailing_blanks_after_the_continuation_character_are_allowed() -> None:
+    assert texts(["DIS QL(*) +   ", "ALL"]) == ["DIS QL(*) ALL"]
+
+
+def test_a_tab_after_the_continuation_character_ends_the_line() -> None:
+    # IBM: a line must not end with a control character; the + is then plain text.
+    assert texts(["DIS QMGR +\t", "DIS QL(*)"]) == ["DIS QMGR +", "DIS QL(*)"]
+
+
+def test_continuation_skips_comments_and_blank_lines() -> None:
+    lines = ["ZMQSC DEFINE +", "* the name follows", "", "  QL-A"]
+    commands = list(assemble(lines))
+    assert [c.text for c in commands] == ["ZMQSC DEFINE QL-A"]
+    assert commands[0].lines == ["ZMQSC DEFINE +", "  QL-A"]
+    assert commands[0].line == 1
+
+
+def test_continuation_inside_quotes_plus() -> None:
+    # IBM's own example: 'Fr+ then   ed' means 'Fred'.
+    assert texts(["ALTER QLOCAL(Q1) DESCR('Fr+", "   ed')"]) == ["ALTER QLOCAL(Q1) DESCR('Fred')"]
+
+
+def test_continuation_inside_quotes_minus() -> None:
+    assert texts(["ALTER QLOCAL(Q1) DESCR('Fr-", "ed')"]) == ["ALTER QLOCAL(Q1) DESCR('Fred')"]
+
+
+def test_semicolon_ends_a_command_and_the_rest_of_the_line_is_ignored() -> None:
+    assert texts(["DIS QMGR; this is ignored", "DIS QL(*)"]) == ["DIS QMGR", "DIS QL(*)"]
+
+
+def test_semicolon_after_a_mistaken_plus_ends_the_command() -> None:
+    assert texts(["DIS QL(*) +", "  ALL;", "DIS QMGR"]) == ["DIS QL(*) ALL", "DIS QMGR"]
+
+
+def test_semicolon_inside_quotes_is_text() -> None:
+    assert texts(["ZMQSC ALT QL-A DESCR-'a;b'"]) == ["ZMQSC ALT QL-A DESCR-'a;b'"]
+    assert texts(["ALTER QL(A) DESCR('it''s; fine');"]) == ["ALTER QL(A) DESCR('it''s; fine')"]
+
+
+def test_quote_state_carries_over_a_continuation() -> None:
+    # The quote opened on the first line is closed on the second: the `;` after it ends
+    # the command, the `;` inside the quotes does not.
+    lines = ["ZMQSC ALTER QL-A DESCR-'x; +", "  y'; ZMQSC DIS QMGR", "ZMQSC DIS QL-A"]
+    assert texts(lines) == ["ZMQSC ALTER QL-A DESCR-'x; y'", "ZMQSC DIS QL-A"]
+
+
+def test_a_line_holding_only_a_semicolon_is_no_command() -> None:
+    assert texts([";", "  ;  ", "DIS QMGR"]) == ["DIS QMGR"]
+
+
+def test_file_ending_inside_a_continuation_yields_what_was_read() -> None:
+    commands = list(assemble(["DIS QMGR", "ZMQSC DEFINE +"]))
+    assert [c.text for c in commands] == ["DIS QMGR", "ZMQSC DEFINE"]
+    assert commands[1].line == 2
+
+
+def test_line_numbers_and_physical_lines() -> None:
+    lines = ["* header", "ZMQSC DEF +", "  QL-A", "", "ZMQSC DIS QL-A"]
+    assert list(assemble(lines)) == [
+        SourceCommand("ZMQSC DEF QL-A", 2, ["ZMQSC DEF +", "  QL-A"]),
+        SourceCommand("ZMQSC DIS QL-A", 5, ["ZMQSC DIS QL-A"]),
+    ]
+
+
+def test_carriage_returns_are_dropped() -> None:
+    assert texts(["DIS QMGR +\r\n", "ALL\r"]) == ["DIS QMGR ALL"]
+
+
+def test_continuation_character() -> None:
+    assert continuation("A +") == "+"
+    assert continuation("A -  ") == "-"
+    assert continuation("A") is None
+    assert continuation("") is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(max_size=30), max_size=8))
+def test_assemble_never_fails_and_yields_stripped_non_empty_commands(lines: list[str]) -> None:
+    for command in assemble(lines):
+        assert command.text == command.text.strip()
+        assert command.text
+        assert 1 <= command.line <= len(lines)
+        assert command.lines
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.from_regex(r"[A-Z][A-Z0-9 ().'-]{0,20}[A-Z0-9)]", fullmatch=True), min_size=1, max_size=6))
+def test_plain_lines_are_commands_unchanged(lines: list[str]) -> None:
+    # Lines that neither continue nor hold `;` are one command each, exactly as typed.
+    assert texts(lines) == [line.strip() for line in lines]
