@@ -82,9 +82,23 @@ def from_tod(tod: int) -> datetime:
 
 
 def format_tod(instant: datetime, offset: timedelta) -> str:
-    """`D962CAAA5BAAD838 (2021-03-09 10:41:22)`: hex TOD and local time, fraction truncated."""
-    local = instant.astimezone(UTC) + offset
-    return f"{to_tod(instant):016X} ({local:%Y-%m-%d %H:%M:%S})"
+    """`D962CAAA5BAAD000 (2021-03-09 10:41:22)`: hex TOD and local time, fraction truncated."""
+    return format_tod_value(to_tod(instant), offset)
+
+
+def format_tod_value(tod: int, offset: timedelta) -> str:
+    """A TOD value as the console shows it: `D962CAAA5BAAD838 (2021-03-09 10:41:22)` at
+    -05:00. The value keeps its bits below the microsecond, which an instant cannot hold."""
+    local = from_tod(tod) + offset
+    return f"{tod:016X} ({local:%Y-%m-%d %H:%M:%S})"
+
+
+def parse_tod(text: str) -> int:
+    """Reads 16 hex digits of a TOD value."""
+    raw = text.strip()
+    if len(raw) != 16 or any(c not in "0123456789abcdefABCDEF" for c in raw):
+        raise ClockError(f"not a TOD value: {text!r} (16 hex digits, e.g. D962CAAA5BAAD838)")
+    return int(raw, 16)
 
 
 @dataclass
