@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from typing import Any, NamedTuple
 
 from mqtool.state import Store, SystemRecord, Transaction
+from mqtool.state.records import CPU_MODELS
 
 ZTPF_DEFAULTS: dict[str, Any] = {
     "cpu": "z15",
@@ -88,3 +90,223 @@ def ensure_complex(store: Store, now: float) -> None:
         if tx.get_meta("initialised") is None:
             create_default(tx, now)
             tx.set_meta("initialised", "1")
+
+
+# -- system settings: what `mqtool system add|alter` (and a complex YAML) may set -----
+
+
+class SettingError(ValueError):
+    """A system setting that is not valid; the text names the allowed values."""
+
+
+class Setting(NamedTuple):
+    platforms: tuple[str, ...]
+    kind: str  # int, choice, pattern, offset, listener, cpf, qmgr
+    help: str
+    low: int = 0
+    high: int = 0
+    choices: tuple[str, ...] = ()
+    pattern: str = ""
+    what: str = ""  # the allowed values in words, for a pattern
+
+
+BOTH = ("ztpf", "zos")
+SETTINGS: dict[str, Setting] = {
+    "cpu": Setting(
+        BOTH, "choice", "CPU model; z15 and later have the Integrated Accelerator for zEDC", choices=CPU_MODELS
+    ),
+    "offset": Setting(BOTH, "offset", "display offset from UTC, +hh:mm or -hh:mm"),
+    "listener": Setting(BOTH, "listener", "listener address host(port) that channels' CONNAME name; '' for none"),
+    "processor": Setting(
+        ("ztpf",), "pattern", "processor id (CPU- in the console header)", pattern=r"[A-Z0-9]", what="1 letter or digit"
+    ),
+    "subsystem": Setting(
+        ("ztpf",),
+        "pattern",
+        "subsystem name (SS- in the console header)",
+        pattern=r"[A-Z][A-Z0-9]{0,3}",
+        what="1-4 letters or digits, starting with a letter",
+    ),
+    "ssu": Setting(
+        ("ztpf",),
+        "pattern",
+        "subsystem user (SSU- in the console header)",
+        pattern=r"[A-Z][A-Z0-9]{0,3}",
+        what="1-4 letters or digits, starting with a letter",
+    ),
+    "istream": Setting(("ztpf",), "int", "I-stream number (IS- in the console header)", 1, 99),
+    "swbsize": Setting(("ztpf",), "int", "bytes per system work block, 16 of them chain header", 128, 65536),
+    "swbpool": Setting(("ztpf",), "int", "system work blocks available to MQ", 1, 100_000_000),
+    "sweephi": Setting(("ztpf",), "int", "percent of SWBPOOL in use that starts the sweeper", 1, 100),
+    "sweeplo": Setting(("ztpf",), "int", "percent of SWBPOOL in use where the sweeper stops (below SWEEPHI)", 0, 99),
+    "qmgr": Setting(("ztpf",), "qmgr", "the system's queue manager (defined with its system queues)"),
+    "cpf": Setting(("zos",), "cpf", "command prefix string, 1-8 characters starting with a special character"),
+    "statime": Setting(("zos",), "int", "statistics interval in minutes (CSQ6SYSP STATIME)", 0, 1440),
+}
+
+# CSQ6LOGP ranges (IBM MQ for z/OS system parameters) for the log settings; a key that
+# the z/OS keyword table describes (SET LOG) is checked by that table instead.
+LOG_RULES: dict[str, tuple[int, int] | tuple[str, ...]] = {
+    "INBUFF": (28, 60),
+    "OUTBUFF": (40, 4000),
+    "WRTHRSH": (1, 256),
+    "MAXARCH": (10, 1000),
+    "MAXRTU": (1, 99),
+    "MAXCNOFF": (1, 31),
+    "DEALLCT": (0, 1440),
+    "COMPLOG": ("NONE", "RLE", "ANY"),
+    "LOGDS": (2, 310),
+    "LOGSIZE": (1024**2, 4 * 1024**3),
+    "STRIPES": (1, 4),
+}
+
+SYSTEM_NAME = {
+    "ztpf": (re.compile(r"^[A-Z][A-Z0-9]{0,7}$"), "1-8 letters or digits, starting with a letter"),
+    "zos": (
+        re.compile(r"^[A-Z@#$][A-Z0-9@#$]{0,3}$"),
+        "a subsystem id: 1-4 letters, digits or @ # $, not a digit first",
+    ),
+}
+# First characters a CPF may have: IBM's special characters, less those that mean
+# something else to mqtool (`.` directive, `*` comment, `;` end of command, quotes
+# and parentheses).
+CPF_FIRST = "¢<+|&!$¬-/%_?:#@="
+_CPF = re.compile(r"^[A-Z0-9@#$]{0,7}$")
+_LISTENER = re.compile(r"^([A-Za-z0-9.\-:]+)\((\d{1,5})\)$")
+
+
+def check_system_name(platform: str, name: str) -> str:
+    """The name upper-cased, or SettingError."""
+    upper = name.strip().upper()
+    pattern, what = SYSTEM_NAME[platform]
+    if not pattern.match(upper):
+        raise SettingError(f"{name!r} is not a valid {PLATFORM_NAMES[platform]} system name: {what}")
+    return upper
+
+
+def check_setting(platform: str, key: str, raw: str) -> Any:
+    """Converts and checks one setting given as text; returns the value to store."""
+    setting = SETTINGS.get(key)
+    if setting is None:
+        raise SettingError(f"unknown setting {key}; settings: {', '.join(SETTINGS)}")
+    if platform not in setting.platforms:
+        other = PLATFORM_NAMES[setting.platforms[0]]
+        raise SettingError(f"applies to {other} systems only, not to {PLATFORM_NAMES[platform]}")
+    text = raw.strip()
+    if setting.kind == "int":
+        return _int(text, setting.low, setting.high)
+    if setting.kind == "choice":
+        if text.lower() not in setting.choices:
+            raise SettingError(f"{raw!r} is not one of {', '.join(setting.choices)}")
+        return text.lower()
+    if setting.kind == "pattern":
+        if not re.fullmatch(setting.pattern, text.upper()):
+            raise SettingError(f"{raw!r} is not valid: {setting.what}")
+        return text.upper()
+    if setting.kind == "offset":
+        from mqtool.clock import ClockError, format_offset, parse_offset
+
+        try:
+            return format_offset(parse_offset(text))
+        except ClockError as exc:
+            raise SettingError(str(exc)) from exc
+    if setting.kind == "listener":
+        if text == "":
+            return ""
+        match = _LISTENER.match(text)
+        if not match or not 1 <= int(match.group(2)) <= 65535 or len(text) > 256:
+            raise SettingError(f"{raw!r} is not host(port) with a port 1-65535, e.g. 127.0.0.1(1414)")
+        return text
+    if setting.kind == "cpf":
+        upper = text.upper()
+        if not upper or len(upper) > 8 or upper[0] not in CPF_FIRST or not _CPF.match(upper[1:]):
+            raise SettingError(
+                f"{raw!r} is not a command prefix: 1-8 characters, the first one of {' '.join(CPF_FIRST)}, "
+                "then letters, digits, @ # $"
+            )
+        return upper
+    # qmgr: the ZMQSC name rules of the queue manager, upper-cased like an unquoted name
+    from mqtool.tables import check_name, load
+
+    upper = text.upper()
+    rule = load("ztpf_mq").objects["QMGR"].name_rule
+    reason = check_name(rule, upper, generic_ok=False) if rule else None
+    if reason:
+        raise SettingError(f"{raw!r} is not a queue manager name: {reason}")
+    return upper
+
+
+def check_parameter(group: str, key: str, raw: str, known: dict[str, Any]) -> Any:
+    """One z/OS log (CSQ6LOGP) or archive (CSQ6ARVP) parameter, KEY=VALUE. The keys are
+    those of `known` (the defaults); the value is checked by the z/OS keyword table when
+    it describes the key (SET LOG / SET ARCHIVE), else by LOG_RULES, else by the type of
+    the default."""
+    name = key.strip().upper()
+    if name not in known:
+        raise SettingError(f"unknown {group} parameter {key}; parameters: {', '.join(known) or 'none'}")
+    text = raw.strip()
+    spec = _zos_keyword(group, name)
+    if spec is not None:
+        from mqtool.tables import convert
+
+        value, error = convert(spec, text.split(",") if spec.type == "list" else text)
+        if error is None:
+            return value
+        raise SettingError(f"{name}={raw} is not valid: {error.allowed or spec.describe_values()}")
+    rule = LOG_RULES.get(name) if group == "log" else None
+    default = known[name]
+    if isinstance(rule, tuple) and rule and isinstance(rule[0], int):
+        low, high = rule[0], rule[1]
+        return _int(text, int(low), int(high), name)
+    if rule:
+        if text.upper() not in rule:
+            raise SettingError(f"{name}={raw} is not one of {', '.join(str(r) for r in rule)}")
+        return text.upper()
+    if isinstance(default, bool) or str(default).upper() in ("YES", "NO"):
+        if text.upper() not in ("YES", "NO"):
+            raise SettingError(f"{name}={raw} is not YES or NO")
+        return text.upper()
+    if isinstance(default, int):
+        return _int(text, 0, 2**31 - 1, name)
+    if isinstance(default, (list, tuple)):
+        return [item.strip().upper() for item in text.split(",") if item.strip()]
+    if not text or len(text) > 44:
+        raise SettingError(f"{name}={raw} is not valid: 1-44 characters")
+    return text.upper()
+
+
+def _zos_keyword(group: str, name: str) -> Any:
+    from mqtool.tables import load
+
+    obj = load("zos").objects.get(group.upper())
+    return None if obj is None else obj.keywords.get(name)
+
+
+def _int(text: str, low: int, high: int, name: str = "") -> int:
+    label = f"{name}={text}" if name else repr(text)
+    if not re.fullmatch(r"\d{1,12}", text):
+        raise SettingError(f"{label} is not a whole number {low}-{high}")
+    value = int(text)
+    if not low <= value <= high:
+        raise SettingError(f"{label} is out of range {low}-{high}")
+    return value
+
+
+def check_system(system: SystemRecord, others: list[SystemRecord]) -> None:
+    """Rules between settings, and between systems: SWEEPLO below SWEEPHI; a CPF that is
+    neither a prefix of another system's CPF nor has one as its prefix (a command line
+    must select one system); a listener address used once."""
+    attrs = system.attrs
+    if system.platform == "ztpf" and int(attrs.get("sweeplo", 0)) >= int(attrs.get("sweephi", 100)):
+        raise SettingError(f"sweeplo {attrs.get('sweeplo')} must be below sweephi {attrs.get('sweephi')}")
+    cpf = str(attrs.get("cpf", "")).upper()
+    listener = str(attrs.get("listener", "")).lower()
+    for other in others:
+        if other.name == system.name:
+            continue
+        theirs = str(other.attrs.get("cpf", "")).upper()
+        both = system.platform == other.platform == "zos" and cpf and theirs
+        if both and (cpf.startswith(theirs) or theirs.startswith(cpf)):
+            raise SettingError(f"cpf {cpf} clashes with {theirs} of system {other.name}: neither may begin the other")
+        if listener and listener == str(other.attrs.get("listener", "")).lower():
+            raise SettingError(f"listener {attrs['listener']} is already the listener of system {other.name}")

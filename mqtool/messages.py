@@ -53,7 +53,7 @@ CATALOGUE: dict[str, Entry] = {
     "MQSC0003I": Entry("NO {object} FOUND MATCHING {name}", "A DISPLAY found no object with that (generic) name."),
     "MQSC0004I": Entry("QUEUE MANAGER {qmgr} STARTED", "START QMGR made the queue manager active."),
     "MQSC0005I": Entry("QUEUE MANAGER {qmgr} STOPPED", "STOP QMGR stopped the queue manager."),
-    "MQSC0006I": Entry("{object}-{name} CREATED {also}", "DEFINE QMGR also created the system queues named."),
+    "MQSC0006I": Entry("QL-{name} CREATED WITH QMGR-{qmgr}", "DEFINE QMGR also created this system queue."),
     "MQSC0010E": Entry(
         "QUEUE MANAGER NOT DEFINED - ENTER ZMQSC DEFINE QMGR-name FIRST",
         "Queues and channels need the queue manager to be defined first.",
@@ -93,7 +93,7 @@ CATALOGUE: dict[str, Entry] = {
     ),
     "MQSC0024E": Entry("UNBALANCED APOSTROPHES IN {token}", "A quoted value is not closed."),
     "MQSC0025E": Entry(
-        "SYSTEM {system} IS A {platform} SYSTEM - ZMQSC NEEDS A Z/TPF SYSTEM (.SYSTEM NAME)",
+        "SYSTEM {system} IS A {platform} SYSTEM - {command} NEEDS A Z/TPF SYSTEM - ENTER {hint}",
         "A ZMQSC or ZHTPS command while the current system is not z/TPF.",
     ),
     "MQSC0026E": Entry("{object} NAME REQUIRED", "The object type needs a name: OBJ-name."),
@@ -114,6 +114,22 @@ CATALOGUE: dict[str, Entry] = {
     ),
     "MQSC0034E": Entry("QUEUE MANAGER {qmgr} ALREADY STARTED", "START QMGR while the queue manager is active."),
     "MQSC0035E": Entry("QUEUE MANAGER {qmgr} ALREADY STOPPED", "STOP QMGR while the queue manager is stopped."),
+    "MQSC0036E": Entry(
+        "{keyword} QUEUE {name} NOT DEFINED - DEFINE IT FIRST",
+        "A queue named by TARGQ, XMITQ or DEADQ (at ALTER QMGR) must exist when the command is entered.",
+    ),
+    "MQSC0037E": Entry(
+        "QL-{name} IS A SYSTEM QUEUE - IT IS DELETED WITH THE QUEUE MANAGER",
+        "DEAD.LETTER.QUEUE and SPECIAL.RECOVERY.QUEUE go only with DELETE QMGR.",
+    ),
+    "MQSC0038E": Entry(
+        "MAXMSGL {value} IS LESS THAN MAXMSGL {queue_value} OF {object}-{name} - LOWER THE QUEUES FIRST",
+        "The queue manager's MAXMSGL may not fall below a local queue's MAXMSGL.",
+    ),
+    "MQSC0039E": Entry(
+        "{keyword}-{name} IS {actual} - {keyword} MUST NAME {wanted}",
+        "A queue named by TARGQ or DEADQ exists but is of the wrong kind.",
+    ),
     # ---------------------------------------------------------------- z/TPF HTTP (ZHTPS)
     # ---------------------------------------------------------------- MQ for z/OS
     "CSQ9022I": Entry(

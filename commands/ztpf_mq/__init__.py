@@ -28,7 +28,15 @@ def failure(msg_id: str, status: str = FAILED, **fields: Any) -> Response:
 
 
 def lex(text: str) -> Command:
-    return ztpf.lex(text, DIALECT)
+    command = ztpf.lex(text, DIALECT)
+    # A bare object word (`DISPLAY MQP`, `DEFINE QL`) is the object without a name, so
+    # the validator can say "NAME REQUIRED" instead of "object not valid".
+    if command.object is None and command.params and command.params[0].value is None:
+        word = command.params[0].keyword
+        if load(DIALECT).object(word) is not None:
+            command.object = word
+            command.params.pop(0)
+    return command
 
 
 def lex_error(error: LexError, text: str) -> Response:
@@ -56,7 +64,10 @@ def validation_error(error: ValidationError, command: Command, table: Table) -> 
     if error.kind == "unknown_keyword":
         return failure("MQSC0013E", SYNTAX, keyword=error.keyword, object=obj_name, allowed=error.allowed)
     if error.kind == "bad_value":
-        return failure("MQSC0014E", SYNTAX, value=error.value or "(NONE)", keyword=error.keyword, allowed=error.allowed)
+        allowed = error.allowed if not error.detail else f"{error.allowed} ({error.detail})"
+        return failure(
+            "MQSC0014E", SYNTAX, value=error.value or "(NONE)", keyword=error.keyword, allowed=allowed.upper()
+        )
     if error.kind == "duplicate":
         return failure("MQSC0015E", SYNTAX, keyword=error.keyword)
     if error.kind == "missing":
@@ -64,20 +75,32 @@ def validation_error(error: ValidationError, command: Command, table: Table) -> 
     if error.kind == "missing_name":
         return failure("MQSC0026E", SYNTAX, object=error.keyword)
     if error.kind == "bad_name":
-        return failure("MQSC0021E", SYNTAX, name=error.value, object=error.keyword, reason=error.detail.upper())
+        reason = error.detail
+        verb = table.verb(command.verb)
+        if error.value.endswith("*") and verb is not None and verb.name != "DISPLAY":
+            reason = "a generic name (ending in *) is valid only with DISPLAY"
+        return failure("MQSC0021E", SYNTAX, name=error.value, object=error.keyword, reason=reason.upper())
     if error.kind == "not_alterable":
         return failure("MQSC0020E", SYNTAX, keyword=error.keyword, object=obj_name, name=command.name or "")
     return failure("MQSC0022E", SYNTAX, keyword=error.keyword, detail=error.detail.upper())
 
 
 def wrong_system(target: SystemRecord | None, systems: list[SystemRecord], text: str) -> Response:
-    if target is None:
-        result = Response(status=FAILED)
+    result = Response(status=FAILED)
+    ztpf_systems = [s.name for s in systems if s.platform == "ztpf"]
+    if target is None or not ztpf_systems:
         result.add("MQT0007E", platform="z/TPF")
         return result
-    result = Response(status=FAILED)
-    # The current system is z/OS: answer in the plain tool framing, naming a way out.
-    result.add("MQSC0025E", system=target.name, platform=PLATFORM_NAMES[target.platform].upper())
+    # The current system is z/OS: there is no z/TPF console to frame the answer, so it
+    # comes in the plain tool framing and names the way out.
+    words = text.split()
+    result.add(
+        "MQSC0025E",
+        system=target.name,
+        platform=PLATFORM_NAMES[target.platform].upper(),
+        command=words[0].upper() if words else "ZMQSC",
+        hint=" OR ".join(f".SYSTEM {name}" for name in ztpf_systems),
+    )
     return result
 
 
@@ -120,13 +143,35 @@ def bootstrap(tx: Transaction, system: SystemRecord, now: float) -> None:
         define_qmgr(tx, system, str(name), {}, now)
 
 
-def define_qmgr(tx: Transaction, system: SystemRecord, name: str, attrs: dict[str, Any], now: float) -> None:
-    """Defines the queue manager and its system queues (DEAD.LETTER.QUEUE, SPECIAL.RECOVERY.QUEUE)."""
+def define_qmgr(tx: Transaction, system: SystemRecord, name: str, attrs: dict[str, Any], now: float) -> list[str]:
+    """Defines the queue manager and its system queues (DEAD.LETTER.QUEUE,
+    SPECIAL.RECOVERY.QUEUE, which take their defaults from it); returns the queues created.
+    The system's `qmgr` setting follows, so `mqtool system list` names it."""
     table = load(DIALECT)
     values = defaults_for(table, "QMGR", None) | attrs
     tx.put_object(ObjectRecord(system.name, "QMGR", name, values, {"state": "STARTED"}, now, now))
     manager = tx.get_object(system.name, "QMGR", name)
+    created = []
     for queue in SYSTEM_QUEUES:
         if tx.get_object(system.name, "QL", queue) is None:
             queue_attrs = defaults_for(table, "QL", manager)
             tx.put_object(ObjectRecord(system.name, "QL", queue, queue_attrs, {}, now, now))
+            created.append(queue)
+    _set_qmgr_setting(tx, system.name, name)
+    return created
+
+
+def _set_qmgr_setting(tx: Transaction, system_name: str, name: str | None) -> None:
+    record = tx.get_system(system_name)
+    if record is None:
+        return
+    if name:
+        record.attrs["qmgr"] = name
+    else:
+        record.attrs.pop("qmgr", None)
+    tx.put_system(record)
+
+
+def forget_qmgr(tx: Transaction, system: SystemRecord) -> None:
+    """After DELETE QMGR: the system no longer names a queue manager."""
+    _set_qmgr_setting(tx, system.name, None)

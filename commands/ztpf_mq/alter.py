@@ -8,12 +8,15 @@ from mqtool.session import Context
 from mqtool.validate import Request
 
 from . import failure, qmgr, response
-from .rules import check
+from .rules import check, unquoted_parentheses
 
 
 def handle(ctx: Context, req: Request) -> Response:
     assert req.object is not None
     obj, system, tx = req.object.name, ctx.system, ctx.tx
+    quoting = unquoted_parentheses(req)
+    if quoting is not None:
+        return quoting
     manager = qmgr(tx, system)
     if manager is None:
         return failure("MQSC0010E")

@@ -7,15 +7,22 @@ from mqtool.session import Context
 from mqtool.validate import Request
 
 from . import failure, qmgr, response
+from .delete import ACTIVE_STATES
 
 
 def handle(ctx: Context, req: Request) -> Response:
     assert req.name is not None
-    if qmgr(ctx.tx, ctx.system) is None:
+    system, tx = ctx.system, ctx.tx
+    if qmgr(tx, system) is None:
         return failure("MQSC0010E")
-    if ctx.tx.get_object(ctx.system.name, "QL", req.name) is None:
+    if tx.get_object(system.name, "QL", req.name) is None:
         return failure("MQSC0018E", object="QL", name=req.name)
-    ctx.tx.conn.execute("DELETE FROM messages WHERE system = ? AND queue = ?", (ctx.system.name, req.name))
+    # A running sender channel owns the messages of its transmission queue (batch in flight).
+    for channel in tx.objects(system.name, "CHL"):
+        state = channel.status.get("state", "INACTIVE")
+        if channel.attrs.get("XMITQ") == req.name and state in ACTIVE_STATES:
+            return failure("MQSC0023E", name=channel.name, state=state)
+    tx.conn.execute("DELETE FROM messages WHERE system = ? AND queue = ?", (system.name, req.name))
     result = response()
     result.add("MQSC0001I", command=f"CLEAR QL-{req.name}")
     return result

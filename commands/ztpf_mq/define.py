@@ -1,4 +1,4 @@
-"""ZMQSC DEFINE: creates the queue manager, a queue or a channel."""
+"""ZMQSC DEFINE: creates the queue manager (with its system queues), a queue or a channel."""
 
 from __future__ import annotations
 
@@ -8,19 +8,27 @@ from mqtool.state import ObjectRecord
 from mqtool.validate import Request
 
 from . import defaults_for, define_qmgr, failure, qmgr, response
-from .rules import check, name_taken
+from .rules import check, name_taken, unquoted_parentheses
 
 
 def handle(ctx: Context, req: Request) -> Response:
     assert req.object is not None and req.name is not None
     obj, name, system, tx = req.object.name, req.name, ctx.system, ctx.tx
+    quoting = unquoted_parentheses(req)
+    if quoting is not None:
+        return quoting
     manager = qmgr(tx, system)
     if obj == "QMGR":
         if manager is not None:
             return failure("MQSC0028E", qmgr=manager.name)
-        define_qmgr(tx, system, name, dict(req.params), ctx.now)
+        error = check(tx, system, obj, name, defaults_for(ctx.table, obj, None) | req.params, req.order)
+        if error is not None:
+            return error
+        created = define_qmgr(tx, system, name, dict(req.params), ctx.now)
         result = response()
         result.add("MQSC0001I", command=f"DEFINE QMGR-{name}")
+        for queue in created:
+            result.add("MQSC0006I", name=queue, qmgr=name)
         return result
     if manager is None:
         return failure("MQSC0010E")
@@ -29,6 +37,8 @@ def handle(ctx: Context, req: Request) -> Response:
     taken = name_taken(tx, system, obj, name)
     if taken is not None:
         return taken
+    # Inherited defaults (`=QMGR.COMPSIZE` ...) are copied now: a later change of the
+    # queue manager does not reach existing objects.
     attrs = defaults_for(ctx.table, obj, manager) | req.params
     error = check(tx, system, obj, name, attrs, req.order)
     if error is not None:

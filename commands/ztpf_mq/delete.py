@@ -1,5 +1,6 @@
-"""ZMQSC DELETE: removes an object; a queue holding messages needs PURGE, and an
-object that others refer to cannot go."""
+"""ZMQSC DELETE: removes an object. A queue holding messages needs PURGE, an object
+that others refer to cannot go, the system queues go only with the queue manager, and
+the queue manager only when no queue or channel is left."""
 
 from __future__ import annotations
 
@@ -7,18 +8,15 @@ from mqtool.response import Response
 from mqtool.session import Context
 from mqtool.validate import Request
 
-from . import SYSTEM_QUEUES, failure, qmgr, response
+from . import SYSTEM_QUEUES, failure, forget_qmgr, qmgr, response
+from .rules import references, system_queue
+
+ACTIVE_STATES = ("RUNNING", "RETRYING", "BINDING")
 
 
-def _references(ctx: Context, name: str) -> list[str]:
-    refs = []
-    for alias in ctx.tx.objects(ctx.system.name, "QA"):
-        if alias.attrs.get("TARGQ") == name:
-            refs.append(f"QA-{alias.name}")
-    for channel in ctx.tx.objects(ctx.system.name, "CHL"):
-        if channel.attrs.get("XMITQ") == name:
-            refs.append(f"CHL-{channel.name}")
-    return refs
+def _depth(ctx: Context, queue: str) -> int:
+    sql = "SELECT count(*) FROM messages WHERE system = ? AND queue = ?"
+    return int(ctx.tx.conn.execute(sql, (ctx.system.name, queue)).fetchone()[0])
 
 
 def handle(ctx: Context, req: Request) -> Response:
@@ -35,13 +33,16 @@ def handle(ctx: Context, req: Request) -> Response:
         ]
         if others:
             return failure("MQSC0033E", qmgr=manager.name, count=len(others))
-        depth = tx.conn.execute("SELECT count(*) FROM messages WHERE system = ?", (system.name,)).fetchone()[0]
-        if depth and not req.get("PURGE"):
-            return failure("MQSC0019E", name=" / ".join(SYSTEM_QUEUES), depth=depth)
+        if not req.get("PURGE"):
+            for queue in SYSTEM_QUEUES:
+                depth = _depth(ctx, queue)
+                if depth:
+                    return failure("MQSC0019E", name=queue, depth=depth)
         for queue in SYSTEM_QUEUES:
             tx.delete_object(system.name, "QL", queue)
         tx.conn.execute("DELETE FROM messages WHERE system = ?", (system.name,))
         tx.delete_object(system.name, "QMGR", manager.name)
+        forget_qmgr(tx, system)
         result = response()
         result.add("MQSC0001I", command=f"DELETE QMGR-{manager.name}")
         return result
@@ -49,15 +50,16 @@ def handle(ctx: Context, req: Request) -> Response:
     record = tx.get_object(system.name, obj, req.name)
     if record is None:
         return failure("MQSC0018E", object=obj, name=req.name)
-    if obj == "CHL" and record.status.get("state", "INACTIVE") in ("RUNNING", "RETRYING", "BINDING"):
+    refused = system_queue(obj, req.name)
+    if refused is not None:
+        return refused
+    if obj == "CHL" and record.status.get("state", "INACTIVE") in ACTIVE_STATES:
         return failure("MQSC0023E", name=req.name, state=record.status["state"])
+    refs = references(tx, system, obj, req.name)
+    if refs:
+        return failure("MQSC0029E", object=obj, name=req.name, refs=", ".join(refs))
     if obj == "QL":
-        refs = _references(ctx, req.name)
-        if refs:
-            return failure("MQSC0029E", object=obj, name=req.name, refs=", ".join(refs))
-        depth = tx.conn.execute(
-            "SELECT count(*) FROM messages WHERE system = ? AND queue = ?", (system.name, req.name)
-        ).fetchone()[0]
+        depth = _depth(ctx, req.name)
         if depth and not req.get("PURGE"):
             return failure("MQSC0019E", name=req.name, depth=depth)
         tx.conn.execute("DELETE FROM messages WHERE system = ? AND queue = ?", (system.name, req.name))

@@ -27,8 +27,13 @@ def handle(ctx: Context, req: Request) -> Response:
     if manager is None:
         return failure("MQSC0010E")
     if obj == "QMGR":
-        if req.name and req.name not in (manager.name, "*"):
-            return failure("MQSC0018E", object="QMGR", name=req.name)
+        pattern = req.name or manager.name
+        if not _matches(manager.name, pattern):
+            if pattern.endswith("*"):
+                result = response(display=True)
+                result.add("MQSC0003I", object=obj, name=pattern)
+                return result
+            return failure("MQSC0018E", object="QMGR", name=pattern)
         records = [manager]
     else:
         assert req.name is not None
@@ -43,6 +48,10 @@ def handle(ctx: Context, req: Request) -> Response:
     for record in records:
         title.attrs.extend(attributes(ctx, record))
     return result
+
+
+def _matches(name: str, pattern: str) -> bool:
+    return name.startswith(pattern[:-1]) if pattern.endswith("*") else name == pattern
 
 
 def attributes(ctx: Context, record: ObjectRecord) -> list[tuple[str, object]]:

@@ -1,55 +1,139 @@
-"""Rules between attributes that the keyword table cannot say alone (checked at DEFINE and ALTER)."""
+"""Rules between attributes and between objects that the keyword table cannot say
+alone, checked at DEFINE and ALTER, and the references that block a DELETE.
+
+References are kept valid both ways: a name that an attribute refers to (TARGQ of an
+alias, XMITQ of a remote definition or a sender channel, DEADQ of the queue manager
+at ALTER) must exist with the right kind when the command is entered, and an object
+that something refers to cannot be deleted. So `mqtool export` can always replay.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from mqtool.response import SYNTAX, Response
-from mqtool.state import SystemRecord, Transaction
+from mqtool.state import ObjectRecord, SystemRecord, Transaction
+from mqtool.validate import Request
 
-from . import QUEUE_TYPES, failure, find_queue, qmgr
+from . import QUEUE_TYPES, SYSTEM_QUEUES, failure, find_queue, qmgr
 
 RECEIVING = ("RCVR", "SVRCONN")
+LONE_COMPMSG = ("NONE", "ANY")
 
 
 def check(
     tx: Transaction, system: SystemRecord, obj: str, name: str, attrs: dict[str, Any], given: list[str]
 ) -> Response | None:
-    """Returns an error response when the merged attributes `attrs` break a rule."""
+    """Returns an error response when the merged attributes `attrs` break a rule;
+    `given` are the keywords typed in this command."""
+    if obj == "QMGR":
+        return _check_qmgr(tx, system, name, attrs, given)
     if obj == "QL":
-        manager = qmgr(tx, system)
-        limit = int(manager.attrs.get("MAXMSGL", 4194304)) if manager else 104857600
-        if int(attrs.get("MAXMSGL", 0)) > limit:
-            return failure("MQSC0014E", SYNTAX, value=attrs["MAXMSGL"], keyword="MAXMSGL", allowed=f"1-{limit}")
-        if attrs.get("COMMON") == "YES" and int(attrs.get("QDEPTHHI", 0)) > 0:
-            return failure("MQSC0022E", SYNTAX, keyword="QDEPTHHI", detail="FOR COMMON-YES QUEUES")
-    elif obj == "QA":
-        target = str(attrs.get("TARGQ", ""))
-        if target == name:
-            return failure("MQSC0030E", SYNTAX, keyword="TARGQ", value=target, other="QA-" + name)
-        record = find_queue(tx, system, target)
-        if record is not None and record.type == "QA":
-            return failure("MQSC0030E", SYNTAX, keyword="TARGQ", value=target, other="QA-" + target + " (AN ALIAS)")
-    elif obj == "CHL":
-        chltype = attrs.get("CHLTYPE")
-        for keyword in ("CONNAME", "XMITQ"):
-            if chltype != "SDR" and keyword in given:
-                return failure("MQSC0022E", SYNTAX, keyword=keyword, detail=f"FOR CHLTYPE-{chltype}")
-            if chltype == "SDR" and not attrs.get(keyword):
-                return failure("MQSC0016E", SYNTAX, keyword=keyword, detail="FOR CHLTYPE-SDR")
-        compmsg = list(attrs.get("COMPMSG") or ["NONE"])
-        for alone in ("NONE", "ANY"):
-            if alone in compmsg and len(compmsg) > 1:
+        return _check_ql(tx, system, name, attrs, given)
+    if obj == "QA":
+        return _check_qa(tx, system, name, attrs)
+    if obj == "QR":
+        return _check_xmitq(tx, system, attrs) if attrs.get("XMITQ") else None
+    if obj == "CHL":
+        return _check_chl(tx, system, attrs, given)
+    return None
+
+
+def _check_qmgr(
+    tx: Transaction, system: SystemRecord, name: str, attrs: dict[str, Any], given: list[str]
+) -> Response | None:
+    if "MAXMSGL" in given:
+        # The queue manager's MAXMSGL bounds every local queue's (spec section 2).
+        limit = int(attrs["MAXMSGL"])
+        for queue in tx.objects(system.name, "QL"):
+            if int(queue.attrs.get("MAXMSGL", 0)) > limit:
                 return failure(
-                    "MQSC0014E", SYNTAX, value=",".join(compmsg), keyword="COMPMSG", allowed=f"{alone} ALONE"
+                    "MQSC0038E", value=limit, object="QL", name=queue.name, queue_value=queue.attrs["MAXMSGL"]
                 )
-        if "ANY" in compmsg and chltype not in RECEIVING:
-            return failure("MQSC0022E", SYNTAX, keyword="COMPMSG-ANY", detail=f"FOR CHLTYPE-{chltype}")
-        xmitq = attrs.get("XMITQ")
-        if chltype == "SDR" and xmitq:
-            queue = find_queue(tx, system, str(xmitq))
-            if queue is not None and (queue.type != "QL" or queue.attrs.get("USAGE") != "XMITQ"):
-                return failure("MQSC0031E", name=xmitq)
+    if "DEADQ" in given and tx.get_object(system.name, "QMGR", name) is not None:
+        deadq = str(attrs["DEADQ"])
+        queue = find_queue(tx, system, deadq)
+        if queue is None:
+            return failure("MQSC0036E", keyword="DEADQ", name=deadq)
+        if queue.type != "QL" or queue.attrs.get("USAGE") == "XMITQ":
+            return failure("MQSC0039E", keyword="DEADQ", name=deadq, actual=_kind(queue), wanted="A QL-USAGE-NORMAL")
+    return None
+
+
+def _check_ql(
+    tx: Transaction, system: SystemRecord, name: str, attrs: dict[str, Any], given: list[str]
+) -> Response | None:
+    manager = qmgr(tx, system)
+    limit = int(manager.attrs.get("MAXMSGL", 4194304)) if manager else 104857600
+    if int(attrs.get("MAXMSGL", 0)) > limit:
+        return failure(
+            "MQSC0014E", SYNTAX, value=attrs["MAXMSGL"], keyword="MAXMSGL", allowed=f"1-{limit} (QMGR MAXMSGL)"
+        )
+    if attrs.get("COMMON") == "YES":
+        if int(attrs.get("QDEPTHHI", 0)) > 0:
+            return failure("MQSC0022E", SYNTAX, keyword="QDEPTHHI", detail="FOR COMMON-YES QUEUES")
+        if attrs.get("USAGE") == "XMITQ":
+            # TPF: every transmission queue is processor unique (a memory queue).
+            return failure("MQSC0030E", SYNTAX, keyword="USAGE", value="XMITQ", other="COMMON-YES")
+    if "USAGE" in given:
+        wanted = "XMITQ" if attrs["USAGE"] == "NORMAL" else "NORMAL"
+        users = [ref for ref, usage in _queue_users(tx, system, name) if usage == wanted]
+        if users:
+            return failure("MQSC0029E", object="QL", name=name, refs=", ".join(users))
+    return None
+
+
+def _check_qa(tx: Transaction, system: SystemRecord, name: str, attrs: dict[str, Any]) -> Response | None:
+    target = str(attrs.get("TARGQ", ""))
+    if target == name:
+        return failure("MQSC0030E", SYNTAX, keyword="TARGQ", value=target, other="QA-" + name)
+    record = find_queue(tx, system, target)
+    if record is None:
+        return failure("MQSC0036E", keyword="TARGQ", name=target)
+    if record.type not in ("QL", "QR"):
+        return failure("MQSC0039E", keyword="TARGQ", name=target, actual=_kind(record), wanted="A QL OR QR")
+    return None
+
+
+def _check_xmitq(tx: Transaction, system: SystemRecord, attrs: dict[str, Any]) -> Response | None:
+    xmitq = str(attrs["XMITQ"])
+    queue = find_queue(tx, system, xmitq)
+    if queue is None:
+        return failure("MQSC0036E", keyword="XMITQ", name=xmitq)
+    if queue.type != "QL" or queue.attrs.get("USAGE") != "XMITQ":
+        return failure("MQSC0031E", name=xmitq)
+    return None
+
+
+def _check_chl(tx: Transaction, system: SystemRecord, attrs: dict[str, Any], given: list[str]) -> Response | None:
+    chltype = attrs.get("CHLTYPE")
+    for keyword in ("CONNAME", "XMITQ"):
+        if chltype != "SDR" and keyword in given:
+            return failure("MQSC0022E", SYNTAX, keyword=keyword, detail=f"FOR CHLTYPE-{chltype}")
+        if chltype == "SDR" and not attrs.get(keyword):
+            return failure("MQSC0016E", SYNTAX, keyword=keyword, detail="FOR CHLTYPE-SDR")
+    compmsg = list(attrs.get("COMPMSG") or ["NONE"])
+    for alone in LONE_COMPMSG:
+        if alone in compmsg and len(compmsg) > 1:
+            return failure(
+                "MQSC0014E", SYNTAX, value=",".join(compmsg), keyword="COMPMSG", allowed=f"{alone} ALONE, NOT IN A LIST"
+            )
+    if "ANY" in compmsg and chltype not in RECEIVING:
+        return failure("MQSC0022E", SYNTAX, keyword="COMPMSG-ANY", detail=f"FOR CHLTYPE-{chltype} (RCVR, SVRCONN ONLY)")
+    if chltype == "SDR":
+        return _check_xmitq(tx, system, attrs)
+    return None
+
+
+def unquoted_parentheses(req: Request) -> Response | None:
+    """TPF: a value with parentheses (a CONNAME with a port) must be in quotes."""
+    for param in req.command.params:
+        values = param.value if isinstance(param.value, list) else [param.value or ""]
+        if not param.quoted and any("(" in value or ")" in value for value in values):
+            shown = ",".join(values)
+            return failure(
+                "MQSC0014E", SYNTAX, value=shown, keyword=param.keyword, allowed=f"IN QUOTES: {param.keyword}-'{shown}'"
+            )
     return None
 
 
@@ -61,3 +145,43 @@ def name_taken(tx: Transaction, system: SystemRecord, obj: str, name: str) -> Re
     if existing is not None and existing.type != obj:
         return failure("MQSC0032E", name=name, object=existing.type)
     return None
+
+
+def references(tx: Transaction, system: SystemRecord, obj: str, name: str) -> list[str]:
+    """The definitions that name this queue: what blocks its DELETE."""
+    if obj == "QL":
+        return [ref for ref, _ in _queue_users(tx, system, name)]
+    if obj == "QR":
+        return [f"QA-{alias.name}" for alias in tx.objects(system.name, "QA") if alias.attrs.get("TARGQ") == name]
+    return []
+
+
+def _queue_users(tx: Transaction, system: SystemRecord, name: str) -> list[tuple[str, str]]:
+    """(reference, the USAGE it needs) for every definition that names local queue `name`."""
+    users: list[tuple[str, str]] = []
+    for record in tx.objects(system.name):
+        if record.type == "QA" and record.attrs.get("TARGQ") == name:
+            users.append((f"QA-{record.name}", ""))
+        elif record.type == "QR" and record.attrs.get("XMITQ") == name:
+            users.append((f"QR-{record.name}", "XMITQ"))
+        elif record.type == "CHL" and record.attrs.get("XMITQ") == name:
+            users.append((f"CHL-{record.name}", "XMITQ"))
+        elif record.type == "QMGR" and record.attrs.get("DEADQ") == name:
+            users.append((f"QMGR-{record.name} (DEADQ)", "NORMAL"))
+    return users
+
+
+def system_queue(obj: str, name: str) -> Response | None:
+    """The queues DEFINE QMGR created go only with DELETE QMGR."""
+    if obj == "QL" and name in SYSTEM_QUEUES:
+        return failure("MQSC0037E", name=name)
+    return None
+
+
+def _kind(record: ObjectRecord) -> str:
+    if record.type == "QL":
+        return f"A QL WITH USAGE-{record.attrs.get('USAGE', 'NORMAL')}"
+    return f"A {record.type}"
+
+
+__all__ = ["check", "name_taken", "references", "system_queue", "unquoted_parentheses"]

@@ -1,0 +1,435 @@
+"""`mqtool system add|alter|remove|list`: the systems of the complex and their settings."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import shlex
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from mqtool.cli import App, fail
+
+F = TypeVar("F", bound=Callable[..., Any])
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+# option name -> setting key, in the order `system add` shows them
+SETTING_OPTIONS: tuple[tuple[str, str, str], ...] = (
+    ("cpu", "MODEL", "CPU model z13, z14, z15, z16 or z17; z15 and later have the zEDC accelerator [z15]."),
+    ("offset", "+HH:MM", "Display offset from UTC [z/TPF -05:00, z/OS +00:00]."),
+    ("listener", "HOST(PORT)", "Listener address that a sender channel's CONNAME names; '' for none."),
+    ("processor", "X", "z/TPF: processor id, CPU- in the console header [B]."),
+    ("subsystem", "NAME", "z/TPF: subsystem, SS- in the console header, 1-4 characters [BSS]."),
+    ("ssu", "NAME", "z/TPF: subsystem user, SSU- in the console header, 1-4 characters [HPN]."),
+    ("istream", "N", "z/TPF: I-stream number 1-99, IS- in the console header [1]."),
+    ("swbsize", "BYTES", "z/TPF: bytes per system work block, 128-65536 [1024]."),
+    ("swbpool", "N", "z/TPF: system work blocks available to MQ [33000]."),
+    ("sweephi", "PCT", "z/TPF: SWB use (percent of the pool) that starts the sweeper [80]."),
+    ("sweeplo", "PCT", "z/TPF: SWB use where the sweeper stops, below --sweephi [40]."),
+    ("qmgr", "NAME", "z/TPF: define the system's queue manager (with its system queues)."),
+    ("cpf", "PREFIX", "z/OS: command prefix string, 1-8 characters, e.g. -CSQ2 [-NAME]."),
+    ("statime", "MINUTES", "z/OS: statistics interval 0-1440 minutes [1]."),
+)
+
+
+def setting_options(function: F) -> F:
+    """The settings options shared by `system add` and `system alter`."""
+    for name, metavar, help_text in reversed(SETTING_OPTIONS):
+        names = [f"--{name}"] + (["--subsystem-user"] if name == "ssu" else [])
+        function = click.option(*names, name, metavar=metavar, help=help_text)(function)
+    function = click.option(
+        "--archive",
+        "archive",
+        multiple=True,
+        metavar="KEY=VALUE",
+        help="z/OS: an archive parameter (CSQ6ARVP name); repeat the option for more.",
+    )(function)
+    function = click.option(
+        "--log",
+        "log",
+        multiple=True,
+        metavar="KEY=VALUE",
+        help="z/OS: a log parameter (CSQ6LOGP name: TWOACTV, OUTBUFF, ZHYLINK, ...); repeat it for more.",
+    )(function)
+    return function
+
+
+def _settings(platform: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The settings given as options, converted and checked; a bad one ends the command."""
+    from mqtool.complex import SettingError, check_setting
+
+    values: dict[str, Any] = {}
+    for name, _, _ in SETTING_OPTIONS:
+        raw = options.get(name)
+        if raw is None:
+            continue
+        try:
+            values[name] = check_setting(platform, name, raw)
+        except SettingError as exc:
+            fail(f"--{name}: {exc}")
+    return values
+
+
+def _parameters(platform: str, group: str, pairs: tuple[str, ...], known: dict[str, Any]) -> dict[str, Any]:
+    from mqtool.complex import PLATFORM_NAMES, SettingError, check_parameter
+
+    if not pairs:
+        return {}
+    if platform != "zos":
+        fail(f"--{group}: applies to z/OS systems only, not to {PLATFORM_NAMES[platform]}")
+    values: dict[str, Any] = {}
+    for pair in pairs:
+        key, equals, raw = pair.partition("=")
+        if not equals or not key.strip():
+            fail(f"--{group}: {pair!r} is not KEY=VALUE, e.g. --{group} {next(iter(known), 'KEY')}=...")
+        try:
+            name = key.strip().upper()
+            if name in values:
+                fail(f"--{group}: {name} given twice")
+            values[name] = check_parameter(group, key, raw, known)
+        except SettingError as exc:
+            fail(f"--{group}: {exc}")
+    return values
+
+
+def _find(tx: Any, name: str) -> Any:
+    wanted = name.strip().upper()
+    for system in tx.systems():
+        if system.name.upper() == wanted:
+            return system
+    known = ", ".join(s.name for s in tx.systems()) or "none"
+    fail(f"no system named {name}; systems: {known}")
+
+
+def _check(system: Any, others: list[Any]) -> None:
+    from mqtool.complex import SettingError, check_system
+
+    try:
+        check_system(system, others)
+    except SettingError as exc:
+        fail(str(exc))
+
+
+def _describe(system: Any, qmgr: str | None) -> str:
+    from mqtool.complex import PLATFORM_NAMES
+
+    parts = [PLATFORM_NAMES[system.platform], system.cpu]
+    if system.platform == "ztpf":
+        parts.append(f"queue manager {qmgr}" if qmgr else "no queue manager")
+    else:
+        parts.append(f"CPF {system.attrs.get('cpf', '')}")
+    return ", ".join(parts)
+
+
+def _qmgr_name(tx: Any, system: Any) -> str | None:
+    """The queue manager a system has now: z/TPF from its objects, z/OS is its own."""
+    if system.platform == "zos":
+        return str(system.name)
+    found = tx.objects(system.name, "QMGR")
+    return found[0].name if found else None
+
+
+@click.group("system", context_settings=CONTEXT)
+def system() -> None:
+    """Add, alter, remove and list the systems of the complex.
+
+    A z/TPF system has a CPU model, console identity (processor, subsystem, subsystem
+    user, I-stream), a display offset, SWB and sweeper settings and at most one queue
+    manager. A z/OS system is one queue manager with a command prefix (CPF), log and
+    archive parameters and a statistics interval. Every setting is checked; a bad one is
+    a one-line error and changes nothing.
+
+    \b
+    Examples:
+      mqtool system list
+      mqtool system add TPF2 --platform ztpf --cpu z16 --qmgr TPFQM2 --listener '127.0.0.1(1416)'
+      mqtool system add CSQ2 --platform zos --cpf -CSQ2 --log ZHYLINK=YES
+      mqtool system alter TPF1 --cpu z14
+      mqtool system remove TPF2
+    """
+
+
+@system.command("add", context_settings=CONTEXT)
+@click.argument("name")
+@click.option(
+    "--platform",
+    type=click.Choice(["ztpf", "zos"], case_sensitive=False),
+    required=True,
+    help="ztpf (a z/TPF system) or zos (an IBM MQ for z/OS queue manager).",
+)
+@setting_options
+@click.pass_obj
+def add(app: App, name: str, platform: str, log: tuple[str, ...], archive: tuple[str, ...], **options: Any) -> None:
+    """Add a system to the complex. Settings not given take their defaults (shown in
+    brackets). A z/TPF system gets a queue manager only with --qmgr (or later with
+    ZMQSC DEFINE QMGR-name); a z/OS system is its own queue manager, named NAME, and
+    its CPF defaults to -NAME.
+
+    \b
+    Examples:
+      mqtool system add TPF2 --platform ztpf --qmgr TPFQM2
+      mqtool system add TPF3 --platform ztpf --cpu z14 --processor C --offset +01:00
+      mqtool system add CSQ2 --platform zos --cpf +CSQ2 --statime 5 --log OUTBUFF=400
+    """
+    from mqtool.complex import SettingError, bootstrap_system, check_system_name, defaults
+
+    platform = platform.lower()
+    try:
+        name = check_system_name(platform, name)
+    except SettingError as exc:
+        fail(str(exc))
+    values = _settings(platform, options)
+    base = defaults(platform)
+    if platform == "zos":
+        values["log"] = base["log"] | _parameters(platform, "log", log, base["log"])
+        values["archive"] = base["archive"] | _parameters(platform, "archive", archive, base["archive"])
+        values.setdefault("cpf", "-" + name)
+    else:
+        _parameters(platform, "log", log, {})
+        _parameters(platform, "archive", archive, {})
+    from mqtool.state import SystemRecord
+
+    with app.store.transaction() as tx:
+        others = tx.systems()
+        clash = [s.name for s in others if s.name.upper() == name]
+        if clash:
+            fail(f"a system named {clash[0]} already exists")
+        record = SystemRecord(name, platform, base | values)
+        _check(record, others)
+        tx.put_system(record)
+        bootstrap_system(tx, record, app.clock.timestamp())
+        qmgr = _qmgr_name(tx, record)
+    click.echo(f"Added system {name} ({_describe(record, qmgr)}).")
+
+
+@system.command("alter", context_settings=CONTEXT)
+@click.argument("name")
+@setting_options
+@click.pass_obj
+def alter(app: App, name: str, log: tuple[str, ...], archive: tuple[str, ...], **options: Any) -> None:
+    """Change settings of a system; the others stay as they are. The platform cannot
+    change. --qmgr defines the queue manager of a z/TPF system that has none. A CPU
+    model before z15 rehearses a fallback: queue compression stops, and messages
+    compressed earlier are decompressed in software.
+
+    \b
+    Examples:
+      mqtool system alter TPF1 --cpu z14
+      mqtool system alter TPF1 --swbpool 5000 --sweephi 70 --sweeplo 30
+      mqtool system alter CSQ1 --log ZHYLINK=YES --log ZHYWRITE=YES --listener '127.0.0.1(1414)'
+    """
+    from mqtool.commands.ztpf_mq import define_qmgr
+    from mqtool.complex import defaults
+
+    with app.store.transaction() as tx:
+        record = _find(tx, name)
+        values = _settings(record.platform, options)
+        base = defaults(record.platform)
+        for group, pairs in (("log", log), ("archive", archive)):
+            known = base.get(group, {}) | dict(record.attrs.get(group, {}))
+            changed = _parameters(record.platform, group, pairs, known)
+            if changed:
+                values[group] = dict(record.attrs.get(group, {})) | changed
+        if not values:
+            fail("nothing to alter: give at least one setting (see 'mqtool system alter --help')")
+        before = dict(record.attrs)
+        qmgr = values.pop("qmgr", None)
+        existing = _qmgr_name(tx, record)
+        if qmgr and existing and existing != qmgr:
+            fail(f"system {record.name} already has queue manager {existing}; ZMQSC DELETE QMGR removes it")
+        record.attrs = record.attrs | values
+        _check(record, tx.systems())
+        tx.put_system(record)
+        if qmgr and not existing:
+            define_qmgr(tx, record, qmgr, {}, app.clock.timestamp())
+        changes = [f"{key} {_show(before.get(key))} -> {_show(value)}" for key, value in values.items()]
+        if qmgr:
+            changes.append(f"queue manager {qmgr} " + ("(already defined)" if existing else "defined"))
+    message = f"Altered system {record.name}: {'; '.join(changes)}."
+    if "cpu" in values and before.get("cpu") != values["cpu"]:
+        message += " zEDC accelerator: " + ("yes." if record.has_accelerator else "no (software fallback).")
+    click.echo(message)
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}={v}" for k, v in value.items()) + "}"
+    return "''" if value in (None, "") else str(value)
+
+
+@system.command("remove", context_settings=CONTEXT)
+@click.argument("name")
+@click.pass_obj
+def remove(app: App, name: str) -> None:
+    """Remove a system with all its objects, messages, console messages and timers. The
+    last system of the complex cannot be removed. When the removed system was the
+    current one, the first remaining system becomes current.
+
+    \b
+    Examples:
+      mqtool system remove TPF2
+    """
+    with app.store.transaction() as tx:
+        record = _find(tx, name)
+        systems = tx.systems()
+        if len(systems) == 1:
+            fail(f"{record.name} is the last system of the complex and cannot be removed")
+        count = tx.conn.execute("SELECT count(*) FROM objects WHERE system = ?", (record.name,)).fetchone()[0]
+        depth = tx.conn.execute("SELECT count(*) FROM messages WHERE system = ?", (record.name,)).fetchone()[0]
+        tx.conn.execute("DELETE FROM objects WHERE system = ?", (record.name,))
+        tx.delete_system(record.name)
+        if tx.get_meta("current_system") == record.name:
+            remaining = [s for s in systems if s.name != record.name]
+            tx.set_meta("current_system", remaining[0].name)
+    click.echo(f"Removed system {record.name} with {_plural(count, 'object')} and {_plural(depth, 'message')}.")
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 else "s")
+
+
+COLUMNS = (
+    "name",
+    "platform",
+    "current",
+    "cpu",
+    "accelerator",
+    "qmgr",
+    "cpf",
+    "offset",
+    "listener",
+    "objects",
+    "messages",
+)
+
+
+def rows(app: App) -> list[dict[str, Any]]:
+    """One record per system, for `system list` in every format."""
+    out = []
+    with app.store.transaction(write=False) as tx:
+        current = tx.get_meta("current_system")
+        for record in tx.systems():
+            count = tx.conn.execute("SELECT count(*) FROM objects WHERE system = ?", (record.name,)).fetchone()[0]
+            depth = tx.conn.execute("SELECT count(*) FROM messages WHERE system = ?", (record.name,)).fetchone()[0]
+            out.append(
+                {
+                    "name": record.name,
+                    "platform": record.platform,
+                    "current": record.name == current,
+                    "cpu": record.cpu,
+                    "accelerator": record.has_accelerator,
+                    "qmgr": _qmgr_name(tx, record) or "",
+                    "cpf": str(record.attrs.get("cpf", "")),
+                    "offset": str(record.attrs.get("offset", "")),
+                    "listener": str(record.attrs.get("listener", "")),
+                    "objects": count,
+                    "messages": depth,
+                    "settings": {k: v for k, v in sorted(record.attrs.items()) if k != "qmgr"},
+                }
+            )
+    return out
+
+
+@system.command("list", context_settings=CONTEXT)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["table", "json", "csv"], case_sensitive=False),
+    default="table",
+    show_default=True,
+    help="table for people (a rich table on a terminal), json (every setting) or csv for scripts.",
+)
+@click.pass_obj
+def list_systems(app: App, output_format: str) -> None:
+    """List the systems of the complex: platform, CPU and whether it has the zEDC
+    accelerator, queue manager, CPF, display offset, listener, and how many objects and
+    messages each holds. `*` marks the current system. NO_COLOR turns colour off.
+
+    \b
+    Examples:
+      mqtool system list
+      mqtool system list --format json | jq '.[].settings.cpu'
+      mqtool system list --format csv > systems.csv
+    """
+    records = rows(app)
+    output_format = output_format.lower()
+    if output_format == "json":
+        click.echo(json.dumps(records, indent=2, sort_keys=True))
+        return
+    if output_format == "csv":
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(COLUMNS)
+        for record in records:
+            writer.writerow([_csv(record[column]) for column in COLUMNS])
+        click.echo(buffer.getvalue(), nl=False)
+        return
+    _table(records)
+
+
+def _csv(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _table(records: list[dict[str, Any]]) -> None:
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    terminal = sys.stdout.isatty()
+    console = Console(
+        file=sys.stdout,
+        no_color=bool(os.environ.get("NO_COLOR")),
+        width=None if terminal else 200,
+        highlight=False,
+    )
+    # Off a terminal: no rules and no colour, so the columns stay easy to cut.
+    table = Table(box=box.SIMPLE_HEAD if terminal else None, pad_edge=False, header_style="bold")
+    for heading in ("", "NAME", "PLATFORM", "CPU", "ZEDC", "QMGR", "CPF", "OFFSET", "LISTENER", "OBJECTS", "MESSAGES"):
+        table.add_column(heading, justify="right" if heading in ("OBJECTS", "MESSAGES") else "left", no_wrap=True)
+    for record in records:
+        table.add_row(
+            "*" if record["current"] else "",
+            record["name"],
+            "z/TPF" if record["platform"] == "ztpf" else "z/OS",
+            record["cpu"],
+            "yes" if record["accelerator"] else "no",
+            record["qmgr"] or "-",
+            record["cpf"] or "-",
+            record["offset"],
+            record["listener"] or "-",
+            str(record["objects"]),
+            str(record["messages"]),
+        )
+    console.print(table)
+
+
+def add_command_line(record: Any, qmgr: str | None) -> str:
+    """The `mqtool system add` command that recreates a system's settings (used in the
+    header of `mqtool export`): only the settings that differ from the defaults."""
+    from mqtool.complex import defaults
+
+    base = defaults(record.platform)
+    words = ["mqtool", "system", "add", record.name, "--platform", record.platform]
+    for name, _, _ in SETTING_OPTIONS:
+        if name == "qmgr":
+            if qmgr and record.platform == "ztpf":
+                words += ["--qmgr", qmgr]
+            continue
+        if name == "cpf" and record.attrs.get("cpf") == "-" + record.name:
+            continue
+        if name in record.attrs and record.attrs[name] != base.get(name):
+            words += [f"--{name}", str(record.attrs[name])]
+    for group in ("log", "archive"):
+        for key, value in dict(record.attrs.get(group) or {}).items():
+            if value != dict(base.get(group) or {}).get(key):
+                shown = ",".join(str(v) for v in value) if isinstance(value, list) else value
+                words += [f"--{group}", f"{key}={shown}"]
+    return " ".join(shlex.quote(word) for word in words)
