@@ -1,0 +1,117 @@
+"""A smoke test of `mqtool shell` on a real terminal, driven through tmux (skipped when
+tmux is not installed; the pipe-input tests in test_shell.py cover the behaviour)."""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from conftest import FROZEN
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
+]
+WAIT_SECONDS = 30.0
+
+
+class Terminal:
+    """One tmux session on a private server, running a command in a 100x30 window."""
+
+    def __init__(self, socket: Path, command: str) -> None:
+        self.socket = str(socket)
+        self._tmux("new-session", "-d", "-s", "shell", "-x", "100", "-y", "30", command)
+
+    def _tmux(self, *args: str) -> str:
+        result = subprocess.run(["tmux", "-S", self.socket, *args], capture_output=True, text=True, timeout=30)
+        return result.stdout
+
+    def type(self, text: str) -> None:
+        self._tmux("send-keys", "-t", "shell", "-l", text)
+
+    def key(self, name: str) -> None:
+        self._tmux("send-keys", "-t", "shell", name)
+
+    def screen(self, escapes: bool = False) -> str:
+        return self._tmux("capture-pane", "-t", "shell", "-p", "-J", *(["-e"] if escapes else []))
+
+    def wait_for(self, condition: Callable[[str], bool], what: str, escapes: bool = False) -> str:
+        """Polls the screen until `condition` holds (a bound, not a timing assertion)."""
+        deadline = time.monotonic() + WAIT_SECONDS
+        while True:
+            screen = self.screen(escapes)
+            if condition(screen):
+                return screen
+            if time.monotonic() > deadline:
+                raise AssertionError(f"waited {WAIT_SECONDS}s for {what}; the screen:\n{screen}")
+            time.sleep(0.05)
+
+    def close(self) -> None:
+        self._tmux("kill-server")
+
+
+@pytest.fixture
+def terminal(tmp_path: Path) -> Iterator[Callable[..., Terminal]]:
+    opened: list[Terminal] = []
+
+    def open_shell(*args: str, env: dict[str, str] | None = None) -> Terminal:
+        settings = {"TERM": "xterm-256color", **(env or {})}
+        unset = [f"-u{name}" for name in ("MQTOOL_STATE", "MQTOOL_SYSTEM", "MQTOOL_CLOCK", "NO_COLOR")]
+        command = ["env", *unset, *(f"{k}={v}" for k, v in settings.items()), sys.executable, "-m", "mqtool", *args]
+        line = shlex.join(command) + "; echo EXITED $?; sleep 600"
+        term = Terminal(tmp_path / f"tmux-{len(opened)}", line)
+        opened.append(term)
+        return term
+
+    yield open_shell
+    for term in opened:
+        term.close()
+
+
+def test_a_session_on_a_terminal(terminal: Callable[..., Terminal], tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    term = terminal("--state", str(state), "--clock", FROZEN, "shell")
+    term.wait_for(lambda s: "TPF1>" in s, "the prompt")
+    term.type("ZMQSC DEF QL-PAYQ +")
+    term.key("Enter")
+    term.wait_for(lambda s: "\n    :" in s, "the continuation prompt")
+    term.type("COMPSIZE-200")
+    term.key("Enter")
+    screen = term.wait_for(lambda s: "DEFINE QL-PAYQ COMPLETED+" in s, "the response")
+    # The response is coloured on a terminal: the id in bold.
+    coloured = term.screen(escapes=True)
+    assert "\x1b[1mMQSC0001I" in coloured
+    # Completion of a name from the store with Tab.
+    term.type("ZMQSC DIS QL-PA")
+    term.wait_for(lambda s: "PAYQ" in s.split("ZMQSC DIS QL-PA")[-1], "the completion menu")
+    term.key("Tab")
+    term.wait_for(lambda s: "ZMQSC DIS QL-PAYQ" in s, "the completed name")
+    term.key("Enter")
+    term.wait_for(lambda s: "COMPSIZE 200" in s, "the display")
+    term.type(".system CSQ1")
+    term.key("Enter")
+    term.wait_for(lambda s: s.rstrip().endswith("CSQ1>"), "the new prompt")
+    term.type("END")
+    term.key("Enter")
+    screen = term.wait_for(lambda s: "EXITED" in s, "the shell to leave")
+    assert "EXITED 0" in screen
+    assert "Traceback" not in screen
+    history = (state / "history").read_text(encoding="utf-8")
+    assert "+ZMQSC DEF QL-PAYQ +\n+COMPSIZE-200\n" in history
+
+
+def test_no_colour_with_no_color(terminal: Callable[..., Terminal], tmp_path: Path) -> None:
+    term = terminal("--state", str(tmp_path / "state"), "--clock", FROZEN, "shell", env={"NO_COLOR": "1"})
+    term.wait_for(lambda s: "TPF1>" in s, "the prompt")
+    term.type(".nosuch")
+    term.key("Enter")
+    term.wait_for(lambda s: "MQT0002E" in s, "the response")
+    assert "\x1b[1mMQT0002E" not in term.screen(escapes=True)
+    term.key("C-d")
+    assert "EXITED 0" in term.wait_for(lambda s: "EXITED" in s, "the shell to leave")
