@@ -297,18 +297,17 @@ def _verb_and_object(
     return verb, obj
 
 
-def _takes_name(table: tables.Table, obj: tables.ObjectSpec, verb: tables.VerbSpec | None) -> bool:
+def _takes_name(table: tables.Table, obj: tables.ObjectSpec, verb: tables.VerbSpec) -> bool:
     """False when the object is typed bare after this verb (QMGR, LOG)."""
     if obj.nameless or obj.name_rule is None:
         return False
     optional = (table.raw.get("objects", {}).get(obj.name) or {}).get("name_optional") or ()
-    return verb is None or verb.name not in optional
+    return verb.name not in optional
 
 
-def _object_words(table: tables.Table, verb: tables.VerbSpec | None, prefix: str, opener: str) -> list[Candidate]:
-    names = verb.objects if verb is not None else tuple(table.objects)
+def _object_words(table: tables.Table, verb: tables.VerbSpec, prefix: str, opener: str) -> list[Candidate]:
     entries = []
-    for name in names:
+    for name in verb.objects:
         obj = table.objects.get(name)
         if obj is None:
             continue
@@ -319,7 +318,7 @@ def _object_words(table: tables.Table, verb: tables.VerbSpec | None, prefix: str
 
 def _keyword_words(
     table: tables.Table,
-    verb: tables.VerbSpec | None,
+    verb: tables.VerbSpec,
     obj: tables.ObjectSpec,
     used_words: list[str],
     prefix: str,
@@ -332,7 +331,7 @@ def _keyword_words(
             used.add(spec.name)
     entries: list[tuple[str, tuple[str, ...], str, str]] = []
     for spec in obj.keywords.values():
-        if (verb is not None and verb.name not in spec.verbs) or spec.name in used:
+        if verb.name not in spec.verbs or spec.name in used:
             continue
         if spec.type == "flag":
             entries.append((spec.name, spec.abbrev, " ", spec.help))

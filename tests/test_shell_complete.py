@@ -33,6 +33,32 @@ ZTPF = tables.load("ztpf_mq")
 ZOS = tables.load("zos")
 
 
+def command_words() -> list[str]:
+    """The command words of the dialects that have a table (ZMQSC, ZHTPS)."""
+    found = []
+    for dialect in tables.DIALECTS:
+        try:
+            table = tables.load(dialect)
+        except OSError:
+            continue
+        if table.command:
+            found.append(table.command + " ")
+    return found
+
+
+def keyword_texts(obj: tables.ObjectSpec, verb: str, opener: str) -> list[str]:
+    """What the tables say may follow: `KEYWORD-`/`KEYWORD(` for values, a flag and its negation bare."""
+    out: list[str] = []
+    for spec in obj.keywords.values():
+        if verb not in spec.verbs:
+            continue
+        if spec.type == "flag":
+            out += [spec.name + " "] + ([spec.negation + " "] if spec.negation else [])
+        else:
+            out.append(spec.name + opener)
+    return out
+
+
 def texts(text: str, view: StoreView = VIEW) -> list[str]:
     """The inserted texts offered for `text` with the cursor at its end, via the completer."""
     completer = make_completer(lambda: view)
@@ -49,6 +75,7 @@ def starts(text: str, view: StoreView = VIEW) -> set[int]:
 
 def test_first_word_offers_dialects_cpfs_verbs_directives_and_leave_words() -> None:
     offered = texts("")
+    assert set(command_words()) <= set(offered)
     assert "ZMQSC " in offered
     assert {"-CSQ1 ", "-CSQ2 "} <= set(offered)
     assert {verb + " " for verb in ZOS.verbs} <= set(offered)
@@ -57,7 +84,7 @@ def test_first_word_offers_dialects_cpfs_verbs_directives_and_leave_words() -> N
 
 
 def test_first_word_prefixes() -> None:
-    assert texts("Z") == ["ZMQSC "]
+    assert texts("Z") == command_words()
     assert texts("zm") == ["ZMQSC "]  # case-insensitive
     assert texts("-CSQ") == ["-CSQ1 ", "-CSQ2 "]
     assert texts(".") == [f".{name} " for name in sorted(DIRECTIVES)]
@@ -108,10 +135,7 @@ def test_ztpf_names_only_when_the_current_system_is_ztpf() -> None:
 
 
 def test_ztpf_keywords_for_the_verb_and_object() -> None:
-    ql = ZTPF.objects["QL"]
-    expected = [
-        spec.name + ("-" if spec.type != "flag" else " ") for spec in ql.keywords.values() if "DEFINE" in spec.verbs
-    ]
+    expected = keyword_texts(ZTPF.objects["QL"], "DEFINE", "-")
     assert texts("ZMQSC DEF QL-NEWQ ") == expected
     assert "COMPSIZE-" in expected and "PURGE " not in expected
     assert texts("ZMQSC DELETE QL-PAYQ ") == ["PURGE "]
@@ -200,10 +224,7 @@ def test_mqsc_without_cpf_uses_the_current_system_when_it_is_zos() -> None:
 
 
 def test_mqsc_keywords() -> None:
-    qlocal = ZOS.objects["QLOCAL"]
-    expected = [
-        spec.name + ("(" if spec.type != "flag" else " ") for spec in qlocal.keywords.values() if "DEFINE" in spec.verbs
-    ]
+    expected = keyword_texts(ZOS.objects["QLOCAL"], "DEFINE", "(")
     assert texts("-CSQ1 DEFINE QLOCAL(NEW) ") == expected
     assert "DESCR(" in expected
     assert texts("-CSQ1 DEFINE QLOCAL(NEW) DESCR('a b') ") == [e for e in expected if e != "DESCR("]
