@@ -110,7 +110,8 @@ CATALOGUE: dict[str, Entry] = {
     ),
     "MQSC0032E": Entry("NAME {name} ALREADY USED BY {object}-{name}", "Queue names are unique across QL, QA and QR."),
     "MQSC0033E": Entry(
-        "QUEUE MANAGER {qmgr} HAS {count} QUEUES OR CHANNELS - DELETE THEM FIRST", "DELETE QMGR while objects remain."
+        "QUEUE MANAGER {qmgr} STILL HAS {count} QUEUE(S) OR CHANNEL(S) - DELETE THEM FIRST",
+        "DELETE QMGR while queues (other than the system queues) or channels remain.",
     ),
     "MQSC0034E": Entry("QUEUE MANAGER {qmgr} ALREADY STARTED", "START QMGR while the queue manager is active."),
     "MQSC0035E": Entry("QUEUE MANAGER {qmgr} ALREADY STOPPED", "STOP QMGR while the queue manager is stopped."),

@@ -65,8 +65,11 @@ def validation_error(error: ValidationError, command: Command, table: Table) -> 
         return failure("MQSC0013E", SYNTAX, keyword=error.keyword, object=obj_name, allowed=error.allowed)
     if error.kind == "bad_value":
         allowed = error.allowed if not error.detail else f"{error.allowed} ({error.detail})"
+        spec = table.keyword(obj, error.keyword) if obj is not None else None
+        if "," in error.value and spec is not None and spec.type != "list":
+            allowed = "ONE VALUE (QUOTE A VALUE THAT HOLDS COMMAS)"
         return failure(
-            "MQSC0014E", SYNTAX, value=error.value or "(NONE)", keyword=error.keyword, allowed=allowed.upper()
+            "MQSC0014E", SYNTAX, value=error.value or "(NONE)", keyword=error.keyword, allowed=_shout(allowed)
         )
     if error.kind == "duplicate":
         return failure("MQSC0015E", SYNTAX, keyword=error.keyword)
@@ -79,10 +82,15 @@ def validation_error(error: ValidationError, command: Command, table: Table) -> 
         verb = table.verb(command.verb)
         if error.value.endswith("*") and verb is not None and verb.name != "DISPLAY":
             reason = "a generic name (ending in *) is valid only with DISPLAY"
-        return failure("MQSC0021E", SYNTAX, name=error.value, object=error.keyword, reason=reason.upper())
+        return failure("MQSC0021E", SYNTAX, name=error.value, object=error.keyword, reason=_shout(reason))
     if error.kind == "not_alterable":
         return failure("MQSC0020E", SYNTAX, keyword=error.keyword, object=obj_name, name=command.name or "")
-    return failure("MQSC0022E", SYNTAX, keyword=error.keyword, detail=error.detail.upper())
+    return failure("MQSC0022E", SYNTAX, keyword=error.keyword, detail=_shout(error.detail))
+
+
+def _shout(text: str) -> str:
+    """A reason from the tables in the console's capitals (the character classes in words)."""
+    return text.replace("A-Z a-z 0-9", "letters, digits and").upper()
 
 
 def wrong_system(target: SystemRecord | None, systems: list[SystemRecord], text: str) -> Response:
