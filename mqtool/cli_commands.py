@@ -35,18 +35,22 @@ def cmd(app: App, commands: tuple[str, ...]) -> None:
       echo 'ZMQSC DIS QMGR' | mqtool cmd -
     """
     session = app.session()
-    lines: list[str] = []
+    total = Summary()
     for item in commands:
+        # An argument is one whole command as typed (a trailing - or + is part of it, as
+        # on the console); standard input follows the MQSC file rules.
         if item == "-":
-            lines.extend(sys.stdin.read().splitlines())
+            summary = run_lines(session, sys.stdin.read().splitlines(), click.echo, echo=False)
         else:
-            lines.append(item)
-    summary = run_lines(session, lines, click.echo, echo=False)
-    sys.exit(summary.exit_code)
+            summary = run_lines(session, [item], click.echo, echo=False, whole=True)
+        total.read += summary.read
+        total.syntax += summary.syntax
+        total.failed += summary.failed
+    sys.exit(total.exit_code)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
 @click.option("-e", "no_echo", is_flag=True, help="Do not echo the commands into the report.")
 @click.option("-v", "verify", is_flag=True, help="Check the syntax only; change nothing.")
 @click.option(
@@ -80,7 +84,9 @@ def run(app: App, files: tuple[str, ...], no_echo: bool, verify: bool, keep_goin
             sys.exit(EXIT_NOT_RUN)
     session = app.session()
     total = Summary()
-    for path, lines in texts:
+    for number, (path, lines) in enumerate(texts):
+        if number:
+            click.echo("")  # a blank line between the reports of two files
         current = session.current_system()
         click.echo(f"Starting MQSC for {path} on system {current.name if current else '(none)'}.")
         click.echo("")

@@ -71,7 +71,9 @@ def run(session: Session, line: str, current: SystemRecord | None, check_only: b
         allowed = ", ".join(spec.options) or "none"
         response.add("MQT0003E", name=directive.name, reason=f"unknown option {unknown[0]} (options: {allowed})")
         return session._finish(response, None)
-    if check_only:
+    # A syntax check (`run -v`) still follows .system, which changes only the session, so
+    # that the commands after it are checked against the system they would run on.
+    if check_only and directive.name != "system":
         from mqtool.session import Outcome
 
         return Outcome()

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from mqtool.parse.lines import assemble
+from mqtool.parse.lines import SourceCommand, assemble
 from mqtool.response import FAILED, SYNTAX
 from mqtool.session import Session
 
@@ -54,10 +54,18 @@ def run_lines(
     echo: bool = True,
     verify: bool = False,
     stop_on_error: bool = False,
+    whole: bool = False,
 ) -> Summary:
-    """Runs the commands of `lines`, emitting the report line by line as it goes."""
+    """Runs the commands of `lines`, emitting the report line by line as it goes. The
+    MQSC file rules join the lines into commands; with `whole`, each line is one
+    complete command as typed (the arguments of `mqtool cmd`)."""
     summary = Summary()
-    for source in assemble(lines):
+    sources = (
+        (SourceCommand(line.strip(), number, [line]) for number, line in enumerate(lines, 1) if line.strip())
+        if whole
+        else assemble(lines)
+    )
+    for source in sources:
         summary.read += 1
         if echo:
             emit(f"{summary.read:6d} : {source.lines[0]}")
