@@ -192,7 +192,11 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(code if isinstance(code, int) else 0)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
-    except click.Abort:
+    except click.Abort as exc:
+        # click turns Ctrl-C into Abort (after ending the ^C line on stderr).
+        if isinstance(exc.__cause__, KeyboardInterrupt):
+            click.echo("mqtool: error: interrupted", err=True)
+            sys.exit(130)
         click.echo("mqtool: error: aborted", err=True)
         sys.exit(1)
     except click.ClickException as exc:
