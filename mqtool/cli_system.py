@@ -159,12 +159,13 @@ def system() -> None:
 @click.option(
     "--platform",
     type=click.Choice(["ztpf", "zos"], case_sensitive=False),
-    required=True,
-    help="ztpf (a z/TPF system) or zos (an IBM MQ for z/OS queue manager).",
+    help="ztpf (a z/TPF system) or zos (an IBM MQ for z/OS queue manager); required.",
 )
 @setting_options
 @click.pass_obj
-def add(app: App, name: str, platform: str, log: tuple[str, ...], archive: tuple[str, ...], **options: Any) -> None:
+def add(
+    app: App, name: str, platform: str | None, log: tuple[str, ...], archive: tuple[str, ...], **options: Any
+) -> None:
     """Add a system to the complex. Settings not given take their defaults (shown in
     brackets). A z/TPF system gets a queue manager only with --qmgr (or later with
     ZMQSC DEFINE QMGR-name); a z/OS system is its own queue manager, named NAME, and
@@ -178,6 +179,8 @@ def add(app: App, name: str, platform: str, log: tuple[str, ...], archive: tuple
     """
     from mqtool.complex import SettingError, bootstrap_system, check_system_name, defaults
 
+    if platform is None:
+        fail("--platform is required: ztpf or zos")
     platform = platform.lower()
     try:
         name = check_system_name(platform, name)
@@ -347,8 +350,9 @@ def rows(app: App) -> list[dict[str, Any]]:
 @click.pass_obj
 def list_systems(app: App, output_format: str) -> None:
     """List the systems of the complex: platform, CPU and whether it has the zEDC
-    accelerator, queue manager, CPF, display offset, listener, and how many objects and
-    messages each holds. `*` marks the current system. NO_COLOR turns colour off.
+    accelerator, queue manager, CPF, listener, and how many objects and messages each
+    holds; `*` marks the current system. On a terminal it is a rich table (NO_COLOR
+    turns colour off); otherwise plain columns. --format json adds every setting.
 
     \b
     Examples:
@@ -378,22 +382,24 @@ def _csv(value: Any) -> str:
     return str(value)
 
 
-def _table(records: list[dict[str, Any]]) -> None:
+def _table(records: list[dict[str, Any]], stream: Any = None) -> None:
     from rich import box
     from rich.console import Console
     from rich.table import Table
 
-    terminal = sys.stdout.isatty()
+    stream = stream or sys.stdout
+    terminal = stream.isatty()
     console = Console(
-        file=sys.stdout,
+        file=stream,
         no_color=bool(os.environ.get("NO_COLOR")),
         width=None if terminal else 200,
         highlight=False,
     )
-    # Off a terminal: no rules and no colour, so the columns stay easy to cut.
-    table = Table(box=box.SIMPLE_HEAD if terminal else None, pad_edge=False, header_style="bold")
-    for heading in ("", "NAME", "PLATFORM", "CPU", "ZEDC", "QMGR", "CPF", "OFFSET", "LISTENER", "OBJECTS", "MESSAGES"):
-        table.add_column(heading, justify="right" if heading in ("OBJECTS", "MESSAGES") else "left", no_wrap=True)
+    # Off a terminal: no rules and no colour, so the columns stay easy to cut. The
+    # display offset is left to --format json to keep the table within 80 columns.
+    table = Table(box=box.SIMPLE_HEAD if terminal else None, pad_edge=False, header_style="bold cyan")
+    for heading in ("", "NAME", "TYPE", "CPU", "ZEDC", "QMGR", "CPF", "LISTENER", "OBJECTS", "MSGS"):
+        table.add_column(heading, justify="right" if heading in ("OBJECTS", "MSGS") else "left")
     for record in records:
         table.add_row(
             "*" if record["current"] else "",
@@ -403,10 +409,10 @@ def _table(records: list[dict[str, Any]]) -> None:
             "yes" if record["accelerator"] else "no",
             record["qmgr"] or "-",
             record["cpf"] or "-",
-            record["offset"],
             record["listener"] or "-",
             str(record["objects"]),
             str(record["messages"]),
+            style="green" if record["current"] else None,
         )
     console.print(table)
 

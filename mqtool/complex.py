@@ -197,7 +197,7 @@ def check_setting(platform: str, key: str, raw: str) -> Any:
         return _int(text, setting.low, setting.high)
     if setting.kind == "choice":
         if text.lower() not in setting.choices:
-            raise SettingError(f"{raw!r} is not one of {', '.join(setting.choices)}")
+            raise SettingError(f"{raw!r} is not valid: {', '.join(setting.choices)}")
         return text.lower()
     if setting.kind == "pattern":
         if not re.fullmatch(setting.pattern, text.upper()):
@@ -260,11 +260,11 @@ def check_parameter(group: str, key: str, raw: str, known: dict[str, Any]) -> An
         return _int(text, int(low), int(high), name)
     if rule:
         if text.upper() not in rule:
-            raise SettingError(f"{name}={raw} is not one of {', '.join(str(r) for r in rule)}")
+            raise SettingError(f"{name}={raw} is not valid: {', '.join(str(r) for r in rule)}")
         return text.upper()
     if isinstance(default, bool) or str(default).upper() in ("YES", "NO"):
         if text.upper() not in ("YES", "NO"):
-            raise SettingError(f"{name}={raw} is not YES or NO")
+            raise SettingError(f"{name}={raw} is not valid: YES, NO")
         return text.upper()
     if isinstance(default, int):
         return _int(text, 0, 2**31 - 1, name)
@@ -285,10 +285,10 @@ def _zos_keyword(group: str, name: str) -> Any:
 def _int(text: str, low: int, high: int, name: str = "") -> int:
     label = f"{name}={text}" if name else repr(text)
     if not re.fullmatch(r"\d{1,12}", text):
-        raise SettingError(f"{label} is not a whole number {low}-{high}")
+        raise SettingError(f"{label} is not valid: a whole number {low}-{high}")
     value = int(text)
     if not low <= value <= high:
-        raise SettingError(f"{label} is out of range {low}-{high}")
+        raise SettingError(f"{label} is not valid: {low}-{high}")
     return value
 
 
