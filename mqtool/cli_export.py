@@ -57,15 +57,12 @@ def commands_text(app: App, names: list[str], all_attributes: bool, several: boo
             qmgr = _qmgr(tx, system)
             out.append("*")
             out.append(f"* System {system.name}: {PLATFORM_NAMES[system.platform]}, CPU {system.cpu}.")
-            out.append("* Its settings, when the system does not exist yet:")
-            out.append(f"*   {add_command_line(system, None)}")
-            if system.platform == "ztpf":
-                if qmgr:
-                    out.append(
-                        f"* Replay into a z/TPF system without a queue manager (ZMQSC DEFINE QMGR-{qmgr} comes first)."
-                    )
-                else:
-                    out.append("* The system has no queue manager, so there are no definitions.")
+            out.append("* Its settings and queue manager, when the system does not exist yet:")
+            out.append(f"*   {add_command_line(system, qmgr)}")
+            if system.platform == "ztpf" and not qmgr:
+                out.append("* The system has no queue manager, so it has no definitions.")
+            elif system.platform == "ztpf":
+                out.append("* Replay into a z/TPF system whose queue manager has no other definitions yet.")
             if several:
                 out.append(f".system {system.name}")
             out.extend(lines)
@@ -145,13 +142,14 @@ def export(
 ) -> None:
     """Write the configuration of a system (or of all) like dmpmqcfg.
 
-    The commands format is a command file in replay order: for z/TPF the queue
-    manager, changed system queues, local queues, remote definitions, aliases, then
-    channels. Replay it into a system without definitions (for z/TPF: created with
-    `mqtool system add NAME --platform ztpf`, no --qmgr); its header comments give the
-    `mqtool system add` line for the settings. With --all each block starts with
-    `.system NAME`. Values that need it are quoted. The output holds no time stamp, so
-    two exports of the same configuration are identical.
+    The commands format is a command file in replay order: for z/TPF ALTER QMGR and
+    the changed system queues, then local queues, remote definitions, aliases and
+    channels; z/OS commands carry the system's CPF. The queue manager comes with the
+    system, as dmpmqcfg assumes: replay into a system whose queue manager has no other
+    definitions yet (a new store, or `mqtool system add NAME --platform ztpf --qmgr
+    QM`); the header comments give that `mqtool system add` line. With --all each
+    block starts with `.system NAME`. Values that need it are quoted. The output holds
+    no time stamp, so two exports of the same configuration are identical.
 
     The yaml format describes the complex: for each system its platform, every setting,
     and its objects (type, name, attributes). Attributes equal to their default are
@@ -161,7 +159,7 @@ def export(
     \b
     Examples:
       mqtool export > tpf1.mqsc
-      mqtool system add LAB --platform ztpf && mqtool --system LAB run tpf1.mqsc
+      mqtool system add LAB --platform ztpf --qmgr TPFQM && mqtool --system LAB run tpf1.mqsc
       mqtool export --format yaml --all -o complex.yaml
       mqtool export --system CSQ1 -a
     """

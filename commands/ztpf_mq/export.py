@@ -2,10 +2,14 @@
 written from the keyword table: what DISPLAY shows, DEFINE accepts and export writes
 are the same rows.
 
-Order: the queue manager, the system queues it created (ALTER, only when changed),
-local queues, remote definitions (they name transmission queues), aliases (they name
-local or remote queues), channels (they name transmission queues). Names sort within a
-type. Keywords follow the table order.
+The queue manager comes with the system (`mqtool system add --qmgr`, or the default
+complex), as a z/OS queue manager does, so its attributes are written as `ALTER QMGR`
+(without a name) and the commands replay into any z/TPF system whose queue manager
+has no other definitions yet, whatever its name. Order: the queue manager and the
+system queues it created (ALTER, only what changed; the one that lowers MAXMSGL goes
+first), local queues, remote definitions (they name transmission queues), aliases
+(they name local or remote queues), channels (they name transmission queues), and
+last DEADQ (it names a queue). Names sort within a type; keywords follow the table.
 """
 
 from __future__ import annotations
@@ -82,42 +86,48 @@ def attributes(
 
 
 def command_line(verb: str, obj: str, name: str, attrs: dict[str, Any]) -> str:
-    words = ["ZMQSC", verb, f"{obj}-{quote(name)}"]
-    words += [f"{keyword}-{format_value(value)}" for keyword, value in attrs.items()]
-    return " ".join(words)
+    return " ".join(["ZMQSC", verb, f"{obj}-{quote(name)}", *_pairs(attrs)])
 
 
 def commands(tx: Transaction, system: SystemRecord, all_attributes: bool = False) -> list[str]:
-    """Command lines that recreate the definitions of `system` in a z/TPF system that
-    has no queue manager yet; an empty list when `system` has none either."""
+    """Command lines that recreate the definitions of `system` in a z/TPF system whose
+    queue manager was just defined; an empty list when `system` has no queue manager."""
     table = load(DIALECT)
     manager = qmgr(tx, system)
     if manager is None:
         return []
-    lines = [
-        command_line(
-            "DEFINE",
-            "QMGR",
-            manager.name,
-            attributes(table, manager, defaults_for(table, "QMGR", None), all_attributes),
-        )
-    ]
-    queue_base = defaults_for(table, "QL", manager)
+    qmgr_attrs = attributes(table, manager, defaults_for(table, "QMGR", None), all_attributes)
+    deadq = qmgr_attrs.pop("DEADQ", None)
+    # What the system queues were given when the queue manager was defined.
+    queue_base = defaults_for(table, "QL", None)
+    system_queues: list[str] = []
     for name in SYSTEM_QUEUES:
         record = tx.get_object(system.name, "QL", name)
         if record is None:
             continue
+        fixed = [k.name for k in table.objects["QL"].keywords.values() if not k.alterable]
         changed = {
             key: value
             for key, value in attributes(table, record, queue_base, all_attributes).items()
-            if all_attributes or value != queue_base.get(key)
+            if key not in fixed and (all_attributes or value != queue_base.get(key))
         }
         if changed:
-            lines.append(command_line("ALTER", "QL", name, changed))
+            system_queues.append(command_line("ALTER", "QL", name, changed))
+    qmgr_line = [" ".join(["ZMQSC", "ALTER", "QMGR", *_pairs(qmgr_attrs)])] if qmgr_attrs else []
+    # A queue's MAXMSGL may not exceed the queue manager's: lower the queues first, raise
+    # the queue manager first.
+    lowering = int(manager.attrs.get("MAXMSGL", 0)) < int(queue_base.get("MAXMSGL", 0))
+    lines = system_queues + qmgr_line if lowering else qmgr_line + system_queues
     for obj in DEFINE_ORDER:
         base = defaults_for(table, obj, manager)
         for record in tx.objects(system.name, obj):
             if obj == "QL" and record.name in SYSTEM_QUEUES:
                 continue
             lines.append(command_line("DEFINE", obj, record.name, attributes(table, record, base, all_attributes)))
+    if deadq is not None:
+        lines.append(" ".join(["ZMQSC", "ALTER", "QMGR", *_pairs({"DEADQ": deadq})]))
     return lines
+
+
+def _pairs(attrs: dict[str, Any]) -> list[str]:
+    return [f"{keyword}-{format_value(value)}" for keyword, value in attrs.items()]
