@@ -27,6 +27,7 @@ SUBCOMMANDS: dict[str, str] = {
     "system": "mqtool.cli_system:system",
     "export": "mqtool.cli_export:export",
     "shell": "mqtool.shell:shell_command",
+    "http": "mqtool.cli_http:http",
 }
 # One-line help shown by `mqtool --help` without importing the subcommand.
 SHORT_HELP: dict[str, str] = {
@@ -36,6 +37,7 @@ SHORT_HELP: dict[str, str] = {
     "system": "Add, alter, remove and list the systems of the complex.",
     "export": "Write a system's configuration as commands or YAML.",
     "shell": "The interactive operator shell.",
+    "http": "Write z/TPF HTTP server configuration files; list the servers.",
 }
 
 

@@ -64,9 +64,11 @@ def defaults(platform: str) -> dict[str, Any]:
 def bootstrap_system(tx: Transaction, system: SystemRecord, now: float) -> None:
     """Lets the system's dialect create its built-in objects (queue manager, system queues)."""
     if system.platform == "ztpf":
+        from mqtool.commands.ztpf_http import bootstrap as http_bootstrap
         from mqtool.commands.ztpf_mq import bootstrap as ztpf_bootstrap
 
         ztpf_bootstrap(tx, system, now)
+        http_bootstrap(tx, system, now)
     else:
         from mqtool.commands.zos import bootstrap as zos_bootstrap
 

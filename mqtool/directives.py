@@ -36,6 +36,17 @@ DIRECTIVES: dict[str, DirectiveSpec] = {
         ".advance DURATION",
         "move the clock forward (5s, 2m, 1h) and run every timer that falls due",
     ),
+    "http": DirectiveSpec(
+        "mqtool.commands.ztpf_http.directive:do_http",
+        ".http SERVER PATH [accept-encoding='...'] [http=1.0] [method=GET]",
+        "make a real HTTP request to a started server; print status, Content-Encoding and sizes",
+        ("accept-encoding", "http", "method"),
+    ),
+    "httpconf": DirectiveSpec(
+        "mqtool.commands.ztpf_http.directive:do_httpconf",
+        ".httpconf NAME 'KEYWORD-value' ...",
+        "write etc/tpf_httpserver/NAME.conf of the current z/TPF system, one argument per line",
+    ),
 }
 
 Handler = Callable[["Session", Directive, "SystemRecord | None"], Response]

@@ -43,6 +43,64 @@ CATALOGUE: dict[str, Entry] = {
         "Current system {system} is not z/OS: prefix the command with a CPF ({cpfs}) or use .system",
         "An MQSC command without a CPF while the current system is z/TPF.",
     ),
+    "MQT0201I": Entry(
+        "{server} {method} {path} HTTP/{version}: {status} {reason}, Content-Encoding: {coding}, "
+        "Content-Length: {length}, {decoded} bytes decoded",
+        "The .http directive's request was answered; sizes are the body as sent and as decoded.",
+    ),
+    "MQT0202E": Entry(
+        "HTTP server {server} of {system} is not started; ZHTPS START SERVER-{server} starts it",
+        ".http names a server that is not started.",
+    ),
+    "MQT0203E": Entry("HTTP request to {server} failed: {reason}", ".http could not connect, or the connection broke."),
+    "MQT0204E": Entry(
+        "{server} answered {status} with a body that cannot be decoded: {reason}",
+        "The response's Content-Encoding does not match its body.",
+    ),
+    "MQT0205E": Entry(
+        ".{name} needs a z/TPF system; the current system {system} is {platform}",
+        ".http or .httpconf while the current system is not z/TPF (use .system).",
+    ),
+    "MQT0206I": Entry("Wrote {file} of {system} ({lines} lines)", ".httpconf wrote a server's configuration file."),
+    "MQT0207E": Entry(".httpconf: cannot write {file}: {reason}", "The configuration file could not be written."),
+    # engine workload: puts, gets, the console, serve (mqtool put/get/console/serve, .put/.get/.console)
+    "MQT0101I": Entry(
+        "Put {messages} to {queue}{route}: {length} bytes, stored {stored}; {compressed} compressed, "
+        "{persistent} persistent",
+        "Messages were put (and committed); sizes are original and stored (after queue compression) totals.",
+    ),
+    "MQT0102I": Entry(
+        "Message {number} put to {queue}: MSGID {msgid}, {length} bytes, stored {stored}{codec}",
+        "Acknowledges one message: it is committed to the store (persistent ones survive a crash).",
+    ),
+    "MQT0103I": Entry(
+        "Sweeper ran {sweeps} times, every {interval}s on average: {swept} messages swept, {ios} I/Os, "
+        "{per_message} I/Os per message put",
+        "The sweeps that happened while a .put with every= ran (the sweeper's interval and I/O cost).",
+    ),
+    "MQT0110I": Entry(
+        "{verb} {queue} message {number}: MSGID {msgid}, {length} bytes{stored}, {persistence}, "
+        "priority {priority}{swept}{data}",
+        "One message got or browsed by .get: its id, size (stored size when compressed) and a preview.",
+    ),
+    "MQT0111I": Entry("{verb} {messages} from {queue}", "How many messages a get or browse returned."),
+    "MQT0112I": Entry(
+        "No more messages on {queue}: {reason}", "A get or browse of all messages reached the end of the queue."
+    ),
+    "MQT0120E": Entry(
+        "{action} {queue} failed: {reason}",
+        "The queue manager refused a put or get; the MQ reason code says why. Nothing was changed by it.",
+    ),
+    "MQT0121E": Entry("{source}: {reason}", "A payload for a put could not be read (file, option or input)."),
+    "MQT0130I": Entry(
+        "Console messages since the last .console: {count}",
+        "The .console directive's header; the console lines follow, each after its system's name.",
+    ),
+    "MQT0140I": Entry(
+        "Serving {systems} in real time (timers{services}); Ctrl-C stops",
+        "mqtool serve started its loop; console messages follow as they arise.",
+    ),
+    "MQT0141I": Entry("Stopped serving after {seconds}s", "mqtool serve stopped cleanly (Ctrl-C or SIGTERM)."),
     # ---------------------------------------------------------------- z/TPF MQ (ZMQSC)
     "CSMP0097I": Entry(
         "{time} CPU-{processor} SS-{subsystem} SSU-{ssu} IS-{istream}",
@@ -132,6 +190,105 @@ CATALOGUE: dict[str, Entry] = {
         "A queue named by TARGQ or DEADQ exists but is of the wrong kind.",
     ),
     # ---------------------------------------------------------------- z/TPF HTTP (ZHTPS)
+    "HTTPS0001I": Entry(
+        "HTTP SERVER {name} STARTED - PORT {port}",
+        "ZHTPS START read and checked NAME.conf and marked the server started; its statistics start over.",
+    ),
+    "HTTPS0002I": Entry(
+        "HTTP SERVER {name} STOPPED",
+        "ZHTPS STOP marked the server stopped; the loop listening for it closes the listener and connections.",
+    ),
+    "HTTPS0003I": Entry(
+        "HTTP SERVER {name} REFRESHED - NEW OPTIONS APPLY TO NEW CONNECTIONS",
+        "ZHTPS REFRESH re-read NAME.conf; connections already open keep the options they started with.",
+    ),
+    "HTTPS0004I": Entry("START OF HTTP SERVER DISPLAY", "The title of ZHTPS DISPLAY; one block per server follows."),
+    "HTTPS0005I": Entry(
+        "NO HTTP SERVERS MATCHING {name} ON {system}", "ZHTPS DISPLAY found no server with that (generic) name."
+    ),
+    "HTTPS0006I": Entry(
+        "NO MQTOOL SERVE OR SHELL IS RUNNING - {name} LISTENS WHILE ONE RUNS",
+        "No real-time loop runs on this store, so nothing listens yet; .http still serves requests in-process.",
+    ),
+    "HTTPS0007W": Entry(
+        "{name} KEEPS ITS LISTENER - NEW IP {ip} PORT {port} TAKE EFFECT AT THE NEXT ZHTPS START",
+        "REFRESH changed IP or PORT; an open listener is not moved, STOP and START move it.",
+    ),
+    "HTTPS0011I": Entry(
+        "HTTP SERVER STATISTICS FOR {name}\n"
+        "ACTIVE - {active} HWMARK - {hwmark}\n"
+        "REFUSED - {refused} REUSED - {reused}\n"
+        "TIMED OUT - {timed_out} URL ERRORS - {url_errors}\n"
+        "AVG COMPRESSION RATIO - {ratio}\n"
+        "AVG TIME TO COMPRESS - {time} MILS\n"
+        "AVG SIZE (BEFORE COMPRESSION) - {size}\n"
+        "HARDWARE COMPRESSION COUNT - {hardware}\n"
+        "SOFTWARE COMPRESSION COUNT - {software}\n"
+        "NO COMPRESSION COUNT - {none}\n"
+        "LAST STATS RESET TOD - {reset}",
+        "ZHTPS STATS: the server's statistics since the last START or RESET (mqtool-http(7) defines each figure).",
+    ),
+    "HTTPS0012I": Entry(
+        "STATISTICS FOR {name} RESET", "STATS RESET cleared the figures shown above; the reset TOD is now."
+    ),
+    "HTTPS0020I": Entry(
+        "HTTP SERVER {name} LISTENING ON {ip} PORT {port}",
+        "Console: a real-time loop opened the server's listener (PORT-0: the port the system chose).",
+    ),
+    "HTTPS0021E": Entry(
+        "HTTP SERVER {name} CANNOT LISTEN ON {ip} PORT {port} - {reason}",
+        "Console: the listener could not be opened (port in use, address not local); retried every 5 seconds.",
+    ),
+    "HTTPS0022I": Entry(
+        "HTTP SERVER {name} NO LONGER LISTENING",
+        "Console: a real-time loop closed the server's listener (STOP, a new START, or the loop ended).",
+    ),
+    "HTTPS0101E": Entry(
+        "HTTP SERVER {name} NOT STARTED - {error}",
+        "NAME.conf has an error, named with its file and line; nothing changed.",
+    ),
+    "HTTPS0102E": Entry("HTTP SERVER {name} ALREADY STARTED", "START of a started server; REFRESH re-reads its file."),
+    "HTTPS0103E": Entry(
+        "HTTP SERVER {name} IS NOT STARTED - ENTER ZHTPS START SERVER-{name}",
+        "STOP or REFRESH of a server that is not started.",
+    ),
+    "HTTPS0104E": Entry(
+        "HTTP SERVER {name} NOT FOUND - NO {file}",
+        "The system has no configuration file for that server (mqtool http init NAME writes one).",
+    ),
+    "HTTPS0105E": Entry(
+        "HTTP SERVER {name} NOT REFRESHED - {error}",
+        "NAME.conf has an error, named with its file and line; the options in force stay.",
+    ),
+    "HTTPS0106E": Entry(
+        "HTTP SERVER {name} HAS NO STATISTICS - IT WAS NEVER STARTED", "STATS of a server never started."
+    ),
+    "HTTPS0107E": Entry(
+        "HTTP SERVER {name} NOT STARTED - {ip} PORT {port} IS USED BY HTTP SERVER {other} OF {system}",
+        "Another started server has the same address and port; nothing changed.",
+    ),
+    "HTTPS0108E": Entry(
+        "HTTP SERVER {name} NOT REFRESHED - {ip} PORT {port} IS USED BY HTTP SERVER {other} OF {system}",
+        "REFRESH would give the server the address and port of another started server; nothing changed.",
+    ),
+    "HTTPS0201E": Entry("VERB {verb} NOT RECOGNIZED - VALID VERBS ARE {allowed}", "The verb is not a ZHTPS verb."),
+    "HTTPS0202E": Entry(
+        "{object} NOT VALID FOR {verb} - SPECIFY {forms}", "The command names something other than a server."
+    ),
+    "HTTPS0203E": Entry(
+        "KEYWORD {keyword} NOT VALID FOR {verb} - VALID KEYWORDS ARE {allowed}",
+        "A keyword that the verb does not take.",
+    ),
+    "HTTPS0204E": Entry("KEYWORD {keyword} SPECIFIED MORE THAN ONCE", "A keyword may be given once per command."),
+    "HTTPS0205E": Entry("SERVER NAME REQUIRED - ENTER {command} {verb} {forms}", "The command does not name a server."),
+    "HTTPS0206E": Entry("NAME {name} NOT VALID FOR SERVER - {reason}", "A server name breaks the naming rules."),
+    "HTTPS0207E": Entry("UNBALANCED APOSTROPHES IN {token}", "A quoted name is not closed."),
+    "HTTPS0208E": Entry("{token} NOT IN KEYWORD-VALUE FORM", "A word is not SERVER-name, S-name, ALL or a flag."),
+    "HTTPS0209E": Entry("KEYWORD {keyword} TAKES NO VALUE", "A flag such as RESET was given a value."),
+    "HTTPS0210E": Entry(
+        "SYSTEM {system} IS A {platform} SYSTEM - ZHTPS NEEDS A Z/TPF SYSTEM (.SYSTEM NAME)",
+        "A ZHTPS command while the current system is not z/TPF.",
+    ),
     # ---------------------------------------------------------------- MQ for z/OS
     "CSQ9022I": Entry(
         "' {verb_words}' NORMAL COMPLETION", "The last line of a z/OS command that completed (full verb and object)."

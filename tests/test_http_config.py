@@ -105,13 +105,13 @@ def test_frozen(tmp_path: Path) -> None:
         ("PORT-80\nport-80\n", 2, "duplicate keyword PORT"),
         ("PORT 80\n", 1, "expected KEYWORD-value"),
         ("-80\n", 1, "expected KEYWORD-value"),
-        ("PORT-0\n", 1, "PORT-0: must be a whole number from 1 to 65535"),
-        ("PORT-65536\n", 1, "from 1 to 65535"),
-        ("PORT-http\n", 1, "from 1 to 65535"),
-        ("PORT-+80\n", 1, "from 1 to 65535"),
-        ("PORT-8_0\n", 1, "from 1 to 65535"),
-        ("PORT-\n", 1, "from 1 to 65535"),
-        ("PORT-\u0668\u0660\n", 1, "from 1 to 65535"),  # Arabic-Indic 80
+        ("PORT--1\n", 1, "PORT--1: must be a whole number from 0 to 65535"),
+        ("PORT-65536\n", 1, "from 0 to 65535"),
+        ("PORT-http\n", 1, "from 0 to 65535"),
+        ("PORT-+80\n", 1, "from 0 to 65535"),
+        ("PORT-8_0\n", 1, "from 0 to 65535"),
+        ("PORT-\n", 1, "from 0 to 65535"),
+        ("PORT-\u0668\u0660\n", 1, "from 0 to 65535"),  # Arabic-Indic 80
         ("PORT-80\nIP-localhost\n", 2, "must be an IPv4 or IPv6 address"),
         ("PORT-80\nIP-256.1.1.1\n", 2, "IPv4 or IPv6"),
         ("PORT-80\nDOCROOT-\n", 2, "DOCROOT-: must name a folder"),
@@ -202,10 +202,14 @@ def test_template_defaults_load(tmp_path: Path) -> None:
     assert (options.comp, options.compsizehw, options.compsizesw) == ((), 0, 0)
 
 
+def test_port_0_lets_the_system_choose(tmp_path: Path) -> None:
+    assert load_options(_write(tmp_path, template("WEB1", 0)), "WEB1").port == 0
+
+
 @pytest.mark.parametrize(
     "kwargs",
     [
-        {"port": 0},
+        {"port": -1},
         {"port": 70000},
         {"port": 80, "comp": ("br",)},
         {"port": 80, "compsizehw": -1},

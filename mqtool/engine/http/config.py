@@ -31,7 +31,7 @@ DEFAULT_TIMEOUT = 30.0
 # Ranges are mqtool's choices (no IBM source gives them): a TCP port, a connection
 # count a workstation can hold in file descriptors, a day of idle time, and a
 # fullword for the size thresholds.
-PORT_RANGE = (1, 65535)
+PORT_RANGE = (0, 65535)  # 0: the system chooses a free port (DISPLAY shows it)
 MAXCONN_RANGE = (1, 65535)
 TIMEOUT_RANGE = (0.001, 86400.0)
 COMPSIZE_RANGE = (0, 2147483647)
@@ -39,7 +39,7 @@ COMP_CODINGS = ("deflate", "gzip")
 
 #: Every keyword of NAME.conf with its one-line meaning, in file order.
 KEYWORDS: dict[str, str] = {
-    "PORT": "TCP port the server listens on, 1-65535 (required)",
+    "PORT": "TCP port the server listens on, 1-65535, or 0 for a free one the system chooses (required)",
     "IP": f"address to bind, IPv4 or IPv6 [{DEFAULT_IP}]",
     "DOCROOT": "folder of static files, relative to this file's folder or absolute [www/NAME]",
     "MAXCONN": f"most connections open at once; more are refused, 1-65535 [{DEFAULT_MAXCONN}]",

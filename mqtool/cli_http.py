@@ -1,0 +1,181 @@
+"""`mqtool http`: writes z/TPF HTTP server configuration files (`init`) and lists the
+servers of the complex with their state (`list`)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+from mqtool.cli import App, fail
+
+_CONTEXT = {"help_option_names": ["-h", "--help"]}
+
+
+def _ztpf_system(app: App, wanted: str | None) -> Any:
+    """The z/TPF system named (by option, --system of mqtool, or the current one)."""
+    session = app.session()
+    systems = session.systems()
+    name = wanted or app.system
+    if name is not None:
+        for system in systems:
+            if system.name.upper() == name.upper():
+                if system.platform != "ztpf":
+                    fail(f"system {system.name} is z/OS; HTTP servers belong to z/TPF systems")
+                return system
+        fail(f"no system named {name}; systems: {', '.join(s.name for s in systems) or 'none'}")
+    current = session.current_system(systems)
+    if current is not None and current.platform == "ztpf":
+        return current
+    for system in systems:
+        if system.platform == "ztpf":
+            return system
+    fail("the complex has no z/TPF system (mqtool system add NAME --platform ztpf)")
+
+
+@click.group(context_settings=_CONTEXT)
+def http() -> None:
+    """z/TPF HTTP server configuration files (etc/tpf_httpserver/NAME.conf of a
+    system). The servers are started, stopped and shown with ZHTPS commands.
+
+    \b
+    Examples:
+      mqtool http init HTTP81PORT --port 8081 --comp deflate,gzip --compsizehw 20000
+      mqtool cmd 'ZHTPS START SERVER-HTTP81PORT'
+      mqtool http list
+    """
+
+
+@http.command(context_settings=_CONTEXT)
+@click.argument("name")
+@click.option("--port", type=int, required=True, help="TCP port, 1-65535, or 0 to let the system choose.")
+@click.option("--comp", default="", metavar="CODINGS", help="deflate, gzip or both, in priority order [none].")
+@click.option("--compsizehw", type=int, default=0, help="Smallest body compressed in hardware; 0 = never [0].")
+@click.option("--compsizesw", type=int, default=0, help="Smallest body compressed in software; 0 = never [0].")
+@click.option("--system", "system_name", metavar="NAME", help="The z/TPF system [the current one].")
+@click.option("--force", is_flag=True, help="Replace an existing file.")
+@click.pass_obj
+def init(
+    app: App,
+    name: str,
+    port: int,
+    comp: str,
+    compsizehw: int,
+    compsizesw: int,
+    system_name: str | None,
+    force: bool,
+) -> None:
+    """Write a commented NAME.conf with every keyword, and create its document root
+    (www/NAME next to the file). ZHTPS START SERVER-NAME then starts the server.
+
+    \b
+    Examples:
+      mqtool http init HTTP81PORT --port 8081 --comp gzip,deflate --compsizehw 20000
+      mqtool http init WEB1 --port 0 --comp gzip --compsizesw 1000 --system TPF2
+    """
+    from mqtool.engine.http.config import template
+    from mqtool.engine.http.records import conf_path
+    from mqtool.tables import check_name, load
+
+    name = name.upper()
+    rule = load("ztpf_http").objects["SERVER"].name_rule
+    assert rule is not None
+    reason = check_name(rule, name, generic_ok=False)
+    if reason:
+        fail(f"{name} is not a server name: {reason}")
+    codings = [part.strip().lower() for part in comp.split(",") if part.strip()] if comp.strip() else []
+    try:
+        text = template(name, port, codings, compsizehw, compsizesw)
+    except ValueError as exc:
+        fail(str(exc))
+    system = _ztpf_system(app, system_name)
+    path = conf_path(app.state_dir, system.name, name)
+    if path.exists() and not force:
+        fail(f"{path} exists; use --force to replace it")
+    docroot = path.parent / "www" / name
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        docroot.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        fail(f"cannot write {path}: {exc.strerror or exc}")
+    click.echo(f"Wrote {path} for {system.name}; document root {docroot}.")
+    click.echo(f"Start it with: mqtool cmd 'ZHTPS START SERVER-{name}'")
+
+
+@http.command(name="list", context_settings=_CONTEXT)
+@click.option("--system", "system_name", metavar="NAME", help="Only this z/TPF system [all].")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", help="Output format.")
+@click.pass_obj
+def list_servers(app: App, system_name: str | None, fmt: str) -> None:
+    """List the HTTP servers of the z/TPF systems: those with a configuration file
+    and those started once. LISTENING shows the port of a running loop's listener.
+
+    \b
+    Examples:
+      mqtool http list
+      mqtool http list --system TPF1 --format json
+    """
+    from mqtool.commands.ztpf_http import read_options
+    from mqtool.engine.http.records import HTTPSERVER, ServerStatus, conf_path, config_names, shown_path
+
+    folder = app.state_dir
+    session = app.session()
+    if system_name:
+        systems = [_ztpf_system(app, system_name)]
+    else:
+        systems = [system for system in session.systems() if system.platform == "ztpf"]
+    rows: list[dict[str, Any]] = []
+    with app.store.transaction(write=False) as tx:
+        for system in systems:
+            records = {record.name: record for record in tx.objects(system.name, HTTPSERVER)}
+            for name in sorted(set(records) | set(config_names(folder, system.name))):
+                record = records.get(name)
+                status = ServerStatus.of(record)
+                owner = status.live_owner() if record is not None else None
+                options = read_options(folder, system.name, name)
+                rows.append(
+                    {
+                        "system": system.name,
+                        "server": name,
+                        "state": status.state,
+                        "listening": owner.port if owner is not None and owner.port is not None else None,
+                        "port": None if isinstance(options, str) else options.port,
+                        "comp": None if isinstance(options, str) else ",".join(options.comp),
+                        "file": shown_path(folder, system.name, conf_path(folder, system.name, name)),
+                        "error": options if isinstance(options, str) else "",
+                    }
+                )
+    if fmt == "json":
+        click.echo(json.dumps(rows, indent=2))
+        return
+    headings = ["SYSTEM", "SERVER", "STATE", "LISTENING", "PORT", "COMP", "FILE"]
+    table = [
+        [
+            row["system"],
+            row["server"],
+            row["state"],
+            "NO" if row["listening"] is None else f"YES {row['listening']}",
+            "ERROR" if row["error"] else str(row["port"]),
+            (row["comp"] or "NONE") if not row["error"] else "",
+            row["file"],
+        ]
+        for row in rows
+    ]
+    if not table:
+        click.echo("No HTTP servers: mqtool http init NAME --port N writes one.")
+        return
+    if sys.stdout.isatty():
+        from rich.console import Console
+        from rich.table import Table
+
+        grid = Table(*headings)
+        for line in table:
+            grid.add_row(*line)
+        Console().print(grid)
+        return
+    widths = [max(len(h), *(len(line[i]) for line in table)) for i, h in enumerate(headings)]
+    for line in [headings, *table]:
+        click.echo("  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True)).rstrip())
