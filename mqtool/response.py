@@ -8,6 +8,7 @@ from typing import Any
 OK = "ok"
 SYNTAX = "syntax"  # the command was not understood (counted as a syntax error by `run`)
 FAILED = "failed"  # understood but could not be processed
+NO_CSECT = "-"  # z/OS: a Message.csect for replies printed without a module name (CSQJ322I, CSQY001I)
 
 
 @dataclass

@@ -85,6 +85,7 @@ class VerbSpec:
     abbrev: tuple[str, ...] = ()
     objects: tuple[str, ...] = ()
     writes: bool = True
+    select: bool = False  # MQSC DISPLAY: a keyword without a value selects that attribute; ALL selects all
 
 
 @dataclass
@@ -239,6 +240,7 @@ def load(dialect: str) -> Table:
             abbrev=_tuple(row.get("abbrev")),
             objects=_tuple(row.get("objects")),
             writes=_flag(row.get("writes"), True),
+            select=_flag(row.get("select"), False),
         )
         for name, row in raw["verbs"].items()
     }
@@ -320,7 +322,8 @@ def convert(spec: KeywordSpec, raw: str | list[str] | None) -> tuple[Any, Valida
         return value, None
     if spec.type == "name":
         rule = NameRule(max=spec.max or 48)
-        if text == "":
+        if text.strip() == "":
+            # MQSC writes "none" as a blank name: STREAMQ(' ')
             return "", None
         reason = check_name(rule, text, generic_ok=False)
         if reason:

@@ -19,6 +19,8 @@ class Request:
     name: str | None
     params: dict[str, Any] = field(default_factory=dict)
     order: list[str] = field(default_factory=list)  # keywords in the order typed
+    select: list[str] = field(default_factory=list)  # MQSC DISPLAY: attributes asked for by name
+    select_all: bool = False  # MQSC DISPLAY ... ALL
 
     def has(self, keyword: str) -> bool:
         return keyword in self.params
@@ -40,6 +42,9 @@ def validate(table: Table, command: Command) -> Request | ValidationError:
         if obj is None or obj.name not in verb.objects:
             return ValidationError("unknown_object", command.object or "", allowed=", ".join(verb.objects))
     name = command.name
+    if obj is not None and obj.nameless and command.object_value is not None:
+        # QMGR, LOG ... take no name: ALTER QMGR(X) is as wrong as a misplaced value
+        return ValidationError("bad_value", obj.name, ",".join(command.object_value), "no value")
     if obj is not None and obj.name_rule is not None and not obj.nameless:
         optional = verb.name in table.raw["objects"][obj.name].get("name_optional", [])
         if name is None or name == "":
@@ -53,6 +58,18 @@ def validate(table: Table, command: Command) -> Request | ValidationError:
     seen: dict[str, str] = {}
     for param in command.params:
         spec: KeywordSpec | None = table.keyword(obj, param.keyword) if obj is not None else None
+        if verb.select and param.value is None:
+            # DISPLAY QLOCAL(*) MAXDEPTH CURDEPTH: a bare attribute name selects it
+            if spec is None and param.keyword == "ALL":
+                if request.select_all:
+                    return ValidationError("duplicate", param.keyword)
+                request.select_all = True
+                continue
+            if spec is not None and spec.type != "flag" and spec.display:
+                if spec.name in request.select:
+                    return ValidationError("duplicate", param.keyword)
+                request.select.append(spec.name)
+                continue
         if spec is None:
             return ValidationError("unknown_keyword", param.keyword, allowed=_keywords_for(obj, verb))
         if verb.name not in spec.verbs:

@@ -23,8 +23,8 @@ SOURCES = sorted(
     for path in (ROOT / folder).rglob("*.py")
     if "__pycache__" not in path.parts
 )
-ID = re.compile(r"[A-Z]{3,5}[0-9]{4}[IEWA]")
-ID_IN_TEXT = re.compile(r"(?<![A-Za-z0-9])([A-Z]{3,5}[0-9]{4}[IEWA])(?![A-Za-z0-9])")
+ID = re.compile(r"[A-Z]{3,5}[0-9]{3,4}[IEWA]")
+ID_IN_TEXT = re.compile(r"(?<![A-Za-z0-9])([A-Z]{3,5}[0-9]{3,4}[IEWA])(?![A-Za-z0-9])")
 # Keyword arguments of the helpers that build messages which are not template fields.
 NOT_FIELDS = {"status", "csect", "display", "framing"}
 

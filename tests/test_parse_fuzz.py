@@ -24,7 +24,7 @@ from mqtool.response import OK
 from mqtool.session import Outcome, Session
 from mqtool.state import Store
 
-ID_AT_START = re.compile(r"^([A-Z]{3,5}[0-9]{4}[IEWA])\b")
+ID_AT_START = re.compile(r"^([A-Z]{3,5}[0-9]{3,4}[IEWA])\b")
 
 # Characters that matter to the lexers, mixed into otherwise arbitrary text.
 SYNTAX_CHARS = list("ZMQSCHTPDEFILRAQ-'(),.;+*= \t\n\rabcxyz0189_%/\\é\x00\u2028")

@@ -320,7 +320,8 @@ def test_snapshot_reads_systems_and_names(tmp_path: Path) -> None:
     store.close()
     assert [(s.name, s.platform, s.cpf) for s in view.systems] == [("TPF1", "ztpf", ""), ("CSQ1", "zos", "-CSQ1")]
     assert texts("ZMQSC DIS QL-PA", view) == ["PAYQ"]
-    assert texts("-CSQ1 DIS QLOCAL(", view) == ["ORDERS"]
+    # CSQ1 also has its built-in queues (SYSTEM.DEAD.QUEUE ...); ask for the one added here.
+    assert texts("-CSQ1 DIS QLOCAL(OR", view) == ["ORDERS"]
 
 
 def test_a_failing_completion_offers_nothing(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from mqtool import messages
-from mqtool.response import Message, Response
+from mqtool.response import NO_CSECT, Message, Response
 from mqtool.state.records import SystemRecord
 
 
@@ -57,7 +57,8 @@ def render_zos(response: Response, system: SystemRecord) -> list[str]:
     out: list[str] = []
     for message in response.messages:
         csect = message.csect or response.csect
-        out.extend(_message_lines(message, f"{message.id} {cpf} {csect} "))
+        prefix = f"{message.id} {cpf} " if csect == NO_CSECT else f"{message.id} {cpf} {csect} "
+        out.extend(_message_lines(message, prefix))
         for key, value in message.attrs:
             out.append(key if value is None else f"{key}({_value(value)})")
         out.extend(message.lines)
