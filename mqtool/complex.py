@@ -44,13 +44,33 @@ LOG_DEFAULTS: dict[str, Any] = {
     "PPRC": "NO",
 }
 
+# CSQ6ARVP, the archive parameters (IBM defaults; SET ARCHIVE changes them until restart)
+ARCHIVE_DEFAULTS: dict[str, Any] = {
+    "ALCUNIT": "BLK",
+    "ARCPFX1": "CSQARC1",
+    "ARCPFX2": "CSQARC2",
+    "ARCRETN": 9999,
+    "ARCWRTC": ["1", "3", "4"],
+    "ARCWTOR": "YES",
+    "BLKSIZE": 28672,
+    "CATALOG": "NO",
+    "COMPACT": "NO",
+    "PRIQTY": 25715,
+    "PROTECT": "NO",
+    "QUIESCE": 5,
+    "SECQTY": 540,
+    "TSTAMP": "NO",
+    "UNIT": "TAPE",
+    "UNIT2": "",
+}
+
 ZOS_DEFAULTS: dict[str, Any] = {
     "cpu": "z15",
     "offset": "+00:00",
     "statime": 1,
     "listener": "",
     "log": LOG_DEFAULTS,
-    "archive": {},
+    "archive": ARCHIVE_DEFAULTS,
 }
 
 PLATFORM_NAMES = {"ztpf": "z/TPF", "zos": "z/OS"}

@@ -290,16 +290,105 @@ CATALOGUE: dict[str, Entry] = {
         "A ZHTPS command while the current system is not z/TPF.",
     ),
     # ---------------------------------------------------------------- MQ for z/OS
+    # IBM's ids where IBM's documentation gives them; ids marked "mqtool's choice" are
+    # documented in mqtool-zos(7), CHOICES MADE BY MQTOOL.
+    "CSQ3106E": Entry(
+        "- QUEUE MANAGER STOPPED. COMMAND NOT PROCESSED - {command}",
+        "The queue manager is stopped: only START QMGR is processed.",
+    ),
+    "CSQ9000E": Entry("'{keyword}' appears more than once", "A keyword was repeated, or given with its negation."),
+    "CSQ9001E": Entry(
+        "'{keyword}' is invalid", "A verb, object type or keyword is unknown, misspelled, or does not apply here."
+    ),
+    "CSQ9002E": Entry("Unbalanced parentheses following '{keyword}'", "A value's parentheses do not match."),
+    "CSQ9003E": Entry("'{keyword}' parameter contains unbalanced apostrophes", "A quoted value is not closed."),
     "CSQ9022I": Entry(
         "' {verb_words}' NORMAL COMPLETION", "The last line of a z/OS command that completed (full verb and object)."
     ),
     "CSQ9023E": Entry(
         "' {verb_words}' ABNORMAL COMPLETION", "The last line of a z/OS command that failed or was not understood."
     ),
-    "CSQ9000E": Entry("'{keyword}' appears more than once", "A keyword was repeated, or given with its negation."),
-    "CSQ9001E": Entry("'{keyword}' is invalid", "A keyword is unknown, misspelled, or does not apply here."),
-    "CSQ9002E": Entry("Unbalanced parentheses following '{keyword}'", "A value's parentheses do not match."),
-    "CSQ9003E": Entry("'{keyword}' parameter contains unbalanced apostrophes", "A quoted value is not closed."),
+    "CSQ9030E": Entry(
+        "'{keyword}' value '{value}' is invalid, allowed: {allowed}",
+        "A value out of range or not one of the allowed words; the message lists what is allowed (mqtool's choice).",
+    ),
+    "CSQ9031E": Entry(
+        "'{keyword}' requires {what}",
+        "Something the command needs is missing: an object type, a name, or a keyword (mqtool's choice).",
+    ),
+    "CSQ9032E": Entry(
+        "'{keyword}' cannot be specified with '{other}'",
+        "Two keywords that exclude each other, such as SET LOG DEFAULT with a value (mqtool's choice).",
+    ),
+    "CSQI003I": Entry("'PSID' not allowed with TYPE ({type})", "DISPLAY USAGE TYPE(DATASET) takes no PSID."),
+    "CSQI010I": Entry("Page set usage ...", "DISPLAY USAGE: the page set report (pages total, unused, in use)."),
+    "CSQI024I": Entry(
+        "Restart RBA for system as configured={rba}", "DISPLAY USAGE: the log RBA the queue manager restarted at."
+    ),
+    "CSQJ099I": Entry("LOG RECORDING TO COMMENCE WITH STARTRBA={rba}", "START QMGR: the log RBA logging resumes at."),
+    "CSQJ322I": Entry(
+        "{report} report ...", "DISPLAY LOG or DISPLAY ARCHIVE: the parameter report, initial and SET values."
+    ),
+    "CSQJ325I": Entry("ARCHIVE tape unit report ...", "DISPLAY ARCHIVE: archive tape units in use (none here)."),
+    "CSQJ370I": Entry(
+        "LOG status report ...", "DISPLAY LOG: the active log copies, RBAs, zHyperLink write sessions and offload."
+    ),
+    "CSQJ380I": Entry(
+        "ZHYWRITE SET TO YES BECAUSE ZHYLINK(YES) REQUIRES ZHYPERWRITE",
+        "ZHYLINK(YES) turned zHyperWrite on as well (mqtool's choice of id).",
+    ),
+    "CSQJ381E": Entry(
+        "ZHYLINK(YES) REQUIRES ZHYWRITE(YES), {reason} - LOG PARAMETERS NOT CHANGED",
+        "SET LOG refused: ZHYWRITE(NO) with ZHYLINK(YES), in one command or while ZHYLINK is YES "
+        "(mqtool's choice of id).",
+    ),
+    "CSQJ382I": Entry(
+        "ZHYLINK(YES) ACCEPTED BUT CPU {cpu} CANNOT USE ZHYPERLINK (Z14 OR LATER) - LOG WRITES USE ASYNCHRONOUS I/O",
+        "zHyperLink was set on a CPU before the z14 (mqtool's choice).",
+    ),
+    "CSQJ383I": Entry(
+        "ZHYPERLINK NEEDS {needed} WRITE SESSIONS, {available} AVAILABLE - LOG WRITES FALL BACK TO ASYNCHRONOUS I/O",
+        "Copies x stripes (x2 with PPRC) is more than a storage subsystem offers (mqtool's choice).",
+    ),
+    "CSQM090E": Entry(
+        "FAILURE REASON CODE X'{code}'",
+        "The reason code of a failed command: 00D44002 not found (IBM); 00D44003 exists, 00D44004 in use, "
+        "00D44005 wrong type, 00D44006 not empty (mqtool's choices).",
+    ),
+    "CSQM095I": Entry(
+        "{objtype} ({name}) QSGDISP(QMGR) ALREADY EXISTS", "DEFINE of an object that exists, without REPLACE."
+    ),
+    "CSQM101I": Entry(
+        "{objtype} ({name}) QSGDISP(QMGR) IS CURRENTLY IN USE, {detail}",
+        "DELETE of a storage class that queues name, a page set that a storage class names, or a running channel.",
+    ),
+    "CSQM110I": Entry(
+        "{objtype} ({name}) QSGDISP(QMGR) HAS INCORRECT TYPE, IT IS {actual}",
+        "The name belongs to an object of another type (queue names are shared by all queue types; a channel "
+        "keeps its CHLTYPE).",
+    ),
+    "CSQM125I": Entry("{objtype} ({name}) QSGDISP(QMGR) WAS NOT FOUND", "The object named does not exist."),
+    "CSQM127I": Entry(
+        "{objtype} ({name}) QSGDISP(QMGR) IS NOT EMPTY, CURDEPTH({depth}) - SPECIFY PURGE",
+        "DELETE QLOCAL of a queue that holds messages, without PURGE (mqtool's choice of id).",
+    ),
+    "CSQM181E": Entry(
+        "{keyword}({value}) NOT ALLOWED - {reason}",
+        "An attribute breaks a rule between attributes or objects, such as the streaming queue restrictions; "
+        "the reason says which (mqtool's choice of id).",
+    ),
+    "CSQM201I": Entry(
+        "{verb} {objtype} DETAILS",
+        "One object of a DISPLAY: one KEYWORD(value) line per attribute, then END ... DETAILS.",
+    ),
+    "CSQM293I": Entry("{count} {objtype} FOUND MATCHING REQUEST CRITERIA", "How many objects a DISPLAY shows."),
+    "CSQM297I": Entry("NO {objtype} FOUND MATCHING REQUEST CRITERIA", "A DISPLAY found nothing to show."),
+    "CSQY001I": Entry(
+        "QUEUE MANAGER STARTING, USING PARAMETER MODULE {zparm}", "START QMGR: the queue manager is starting."
+    ),
+    "CSQY002I": Entry("QUEUE MANAGER STOPPING", "STOP QMGR: the queue manager stops."),
+    "CSQY003I": Entry("QUEUE MANAGER IS ALREADY ACTIVE", "START QMGR while the queue manager runs."),
+    "CSQY022I": Entry("QUEUE MANAGER INITIALIZATION COMPLETE", "START QMGR: the queue manager is ready."),
 }
 
 

@@ -1,38 +1,120 @@
-"""IBM MQ for z/OS (MQSC): lexing, CSQ-style error messages and the completion framing
-(`CSQ9022I -CSQ1 CSQMxxxx ' VERB OBJTYPE' NORMAL COMPLETION`)."""
+"""IBM MQ for z/OS (MQSC): lexing, CSQ-style error messages, the completion framing
+(`CSQ9022I -CSQ1 CSQMxxxx ' VERB OBJTYPE' NORMAL COMPLETION`) and what the verb
+modules share.
+
+Objects are stored with their full MQSC type: QMGR, QLOCAL, QMODEL, QALIAS, QREMOTE,
+STGCLASS, PSID (name "0".."99") and CHANNEL. The queue manager's run-time state is in
+its status: `state` (STARTED or STOPPED), `started` (time of the last start), `log`
+(the log position, see logs.py), `log_set` and `archive_set` (SET LOG / SET ARCHIVE
+values, dropped at the next start).
+"""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
+from mqtool.clock import parse_offset
 from mqtool.parse import mqsc
 from mqtool.parse.command import Command, LexError
-from mqtool.response import FAILED, SYNTAX, Response
-from mqtool.state import SystemRecord, Transaction
-from mqtool.tables import Table, ValidationError, load
+from mqtool.response import FAILED, OK, SYNTAX, Response
+from mqtool.state import ObjectRecord, SystemRecord, Transaction
+from mqtool.tables import ObjectSpec, Table, ValidationError, load
 
 DIALECT = "zos"
+QUEUE_TYPES = ("QLOCAL", "QMODEL", "QALIAS", "QREMOTE")
+PARSER_CSECT = "CSQ9SCND"  # the command preprocessor: syntax errors
+STOPPED_CSECT = "CSQ3EC0X"  # the subsystem interface: commands while the queue manager is down
+
+# Reason codes of CSQM090E. X'00D44002' is IBM's (object not found); the others are
+# mqtool's choices, documented in mqtool-zos(7).
+RC_NOT_FOUND = "00D44002"
+RC_EXISTS = "00D44003"
+RC_IN_USE = "00D44004"
+RC_WRONG_TYPE = "00D44005"
+RC_NOT_EMPTY = "00D44006"
+
+Handler = Callable[[Any, Any], Response]
 
 
-def verb_words(command: Command, table: Table | None = None) -> str:
+# -- the table ------------------------------------------------------------------------
+
+
+def table() -> Table:
+    return load(DIALECT)
+
+
+def raw(obj: str) -> dict[str, Any]:
+    """The table row of an object: title, identity, store, found, csect."""
+    row: dict[str, Any] = table().raw["objects"][obj]
+    return row
+
+
+def csect_for(verb: str, obj: str | None) -> str:
+    """The module named in a reply; DISPLAY of objects answers from CSQMDRTS."""
+    if obj is not None and obj in table().objects:
+        named = (raw(obj).get("csect") or {}).get(verb)
+        if named:
+            return str(named)
+    return "CSQMDRTS" if verb == "DISPLAY" else PARSER_CSECT
+
+
+def verb_words(command: Command, tbl: Table | None = None) -> str:
     """The full verb and object words echoed in CSQ9022I/CSQ9023E: ' DEFINE QLOCAL'."""
-    table = table or load(DIALECT)
-    verb = table.verb(command.verb)
+    tbl = tbl or table()
+    verb = tbl.verb(command.verb)
     words = [verb.name if verb else command.verb]
     if command.object:
-        obj = table.object(command.object)
+        obj = tbl.object(command.object)
         words.append(obj.full if obj else command.object)
     return " ".join(words)
 
 
-def response(command: Command, csect: str = "CSQMDRTS", status: str = "ok") -> Response:
+def response(command: Command, csect: str, status: str = OK) -> Response:
     return Response(status=status, framing="zos", verb_words=verb_words(command), csect=csect)
 
 
-def failure(command: Command, msg_id: str, status: str = FAILED, csect: str = "CSQ9SCND", **fields: Any) -> Response:
+def failure(command: Command, msg_id: str, status: str = FAILED, csect: str = PARSER_CSECT, **fields: Any) -> Response:
     result = response(command, csect=csect, status=status)
     result.add(msg_id, **fields)
     return result
+
+
+def reply(req: Any, status: str = OK) -> Response:
+    """The response frame of a validated request, with its verb's and object's csect."""
+    obj = req.object.name if req.object is not None else None
+    return response(req.command, csect_for(req.verb.name, obj), status)
+
+
+def refuse(req: Any, msg_id: str, code: str | None = None, **fields: Any) -> Response:
+    """A command that was understood but cannot be done: the message, CSQM090E with the
+    reason code when there is one, then CSQ9023E."""
+    result = reply(req, FAILED)
+    result.add(msg_id, **fields)
+    if code is not None:
+        result.add("CSQM090E", code=code)
+    return result
+
+
+def not_found(req: Any, objtype: str, name: str) -> Response:
+    return refuse(req, "CSQM125I", RC_NOT_FOUND, objtype=objtype, name=name)
+
+
+def rule(req: Any, keyword: str, value: Any, reason: str) -> Response:
+    """An attribute rule broken (streaming queues, channel compression ...)."""
+    return refuse(req, "CSQM181E", keyword=keyword, value=value_text(value), reason=reason)
+
+
+def syntax(req: Any, msg_id: str, **fields: Any) -> Response:
+    """A syntax-class error found after validation (a missing keyword, a conflict)."""
+    result = response(req.command, PARSER_CSECT, SYNTAX)
+    result.add(msg_id, **fields)
+    return result
+
+
+# -- lexing and validation errors -------------------------------------------------------
 
 
 def lex(text: str) -> Command:
@@ -40,19 +122,54 @@ def lex(text: str) -> Command:
 
 
 def lex_error(error: LexError, text: str) -> Response:
-    words = text.split()
-    command = Command(text=text, dialect=DIALECT, verb=words[0].upper() if words else "")
+    # The verb and object words for the completion line, as far as they can be read.
+    words = re.findall(r"[A-Za-z0-9_]+", text)
+    command = Command(
+        text=text,
+        dialect=DIALECT,
+        verb=words[0].upper() if words else "",
+        object=words[1].upper() if len(words) > 1 and table().verb(words[0]) else None,
+    )
     if error.kind == "paren":
         return failure(command, "CSQ9002E", SYNTAX, keyword=error.token)
     if error.kind == "quote":
         return failure(command, "CSQ9003E", SYNTAX, keyword=error.token)
+    if error.kind == "empty":
+        return failure(command, "CSQ9031E", SYNTAX, keyword=text.strip() or "(blank)", what="a verb")
     return failure(command, "CSQ9001E", SYNTAX, keyword=error.token or text.strip())
 
 
-def validation_error(error: ValidationError, command: Command, table: Table) -> Response:
+def validation_error(error: ValidationError, command: Command, tbl: Table) -> Response:
+    def fail(msg_id: str, **fields: Any) -> Response:
+        return failure(command, msg_id, SYNTAX, **fields)
+
+    obj = tbl.object(command.object) if command.object else None
     if error.kind == "duplicate":
-        return failure(command, "CSQ9000E", SYNTAX, keyword=error.keyword)
-    return failure(command, "CSQ9001E", SYNTAX, keyword=error.keyword or command.object or command.verb)
+        return fail("CSQ9000E", keyword=error.keyword)
+    if error.kind == "unknown_object" and not error.keyword:
+        return fail("CSQ9031E", keyword=command.verb, what=f"an object type: {error.allowed}")
+    if error.kind == "missing_name" and obj is not None:
+        rule = obj.name_rule
+        size = f", up to {rule.max} characters" if rule else ""
+        return fail("CSQ9031E", keyword=command.object or obj.name, what=f"a name in parentheses{size}")
+    if error.kind == "missing" and obj is not None:
+        spec = obj.keywords[error.keyword]
+        verb = tbl.verb(command.verb)
+        return fail(
+            "CSQ9031E",
+            keyword=f"{verb.name if verb else command.verb} {obj.full}",
+            what=f"{spec.name}({spec.describe_values()})",
+        )
+    if error.kind == "bad_value":
+        allowed = error.allowed or "a valid value"
+        if error.allowed == "no value":
+            allowed = "no value"
+        return fail("CSQ9030E", keyword=error.keyword, value=error.value, allowed=allowed)
+    if error.kind == "bad_name" and obj is not None and obj.name_rule is not None:
+        allowed = f"a name of 1-{obj.name_rule.max} characters A-Z a-z 0-9 . / _ %"
+        return fail("CSQ9030E", keyword=command.object or error.keyword, value=error.value, allowed=allowed)
+    # unknown verb, object or keyword; a keyword that does not apply to this verb
+    return fail("CSQ9001E", keyword=error.keyword or command.object or command.verb)
 
 
 def wrong_system(target: SystemRecord | None, systems: list[SystemRecord], text: str) -> Response:
@@ -65,12 +182,94 @@ def wrong_system(target: SystemRecord | None, systems: list[SystemRecord], text:
     return result
 
 
-def bootstrap(tx: Transaction, system: SystemRecord, now: float) -> None:
-    """A new z/OS queue manager: its built-in objects."""
-    from mqtool.state import ObjectRecord
+# -- what the verb modules share ---------------------------------------------------------
 
-    table = load(DIALECT)
-    if tx.get_object(system.name, "QMGR", system.name) is None:
-        tx.put_object(
-            ObjectRecord(system.name, "QMGR", system.name, table.defaults("QMGR"), {"state": "STARTED"}, now, now)
-        )
+
+def manager(tx: Transaction, system: SystemRecord, now: float) -> ObjectRecord:
+    """The queue manager object; a system created without its objects gets them now."""
+    record = tx.get_object(system.name, "QMGR", system.name)
+    if record is None:
+        bootstrap(tx, system, now)
+        record = tx.get_object(system.name, "QMGR", system.name)
+        assert record is not None
+    return record
+
+
+def is_active(tx: Transaction, system: SystemRecord) -> bool:
+    """False after STOP QMGR until START QMGR (the engine refuses puts and gets then)."""
+    record = tx.get_object(system.name, "QMGR", system.name)
+    return record is None or record.status.get("state", "STARTED") != "STOPPED"
+
+
+def stopped(ctx: Any, req: Any) -> Response | None:
+    """CSQ3106E when the queue manager is stopped: only START QMGR is processed."""
+    if is_active(ctx.tx, ctx.system):
+        return None
+    cpf = ctx.system.attrs.get("cpf", "-" + ctx.system.name)
+    result = Response(status=FAILED, framing="zos", csect=STOPPED_CSECT)
+    result.add("CSQ3106E", csect=STOPPED_CSECT, command=f"{cpf} {req.command.text.strip()}")
+    return result
+
+
+def active_only(handle: Handler) -> Handler:
+    """Wraps a verb handler: refused with CSQ3106E while the queue manager is stopped."""
+
+    def guarded(ctx: Any, req: Any) -> Response:
+        return stopped(ctx, req) or handle(ctx, req)
+
+    guarded.__doc__ = handle.__doc__
+    return guarded
+
+
+def find_queue(tx: Transaction, system: SystemRecord, name: str) -> ObjectRecord | None:
+    """The queue of any type with that name: queue names are unique across types."""
+    for type_ in QUEUE_TYPES:
+        record = tx.get_object(system.name, type_, name)
+        if record is not None:
+            return record
+    return None
+
+
+def find_named(tx: Transaction, system: SystemRecord, obj: str, name: str) -> ObjectRecord | None:
+    """The object of that type, or for a queue type the queue of any type with that name."""
+    if obj in QUEUE_TYPES:
+        return find_queue(tx, system, name)
+    return tx.get_object(system.name, obj, name)
+
+
+def queue_depth(tx: Transaction, system: SystemRecord, queue: str) -> int:
+    sql = "SELECT count(*) FROM messages WHERE system = ? AND queue = ?"
+    return int(tx.conn.execute(sql, (system.name, queue)).fetchone()[0])
+
+
+def local_time(system: SystemRecord, timestamp: float) -> datetime:
+    """A store timestamp as the system's local time (its display offset)."""
+    offset = parse_offset(str(system.attrs.get("offset", "+00:00")))
+    return datetime.fromtimestamp(timestamp, UTC) + offset
+
+
+def date_time(system: SystemRecord, timestamp: float) -> tuple[str, str]:
+    """MQSC date and time: 2021-03-09 and 15.41.22."""
+    local = local_time(system, timestamp)
+    return f"{local:%Y-%m-%d}", f"{local:%H.%M.%S}"
+
+
+def value_text(value: Any) -> str:
+    """An attribute value as a display line writes it: blank as one space, lists with commas."""
+    if value is None or value == "":
+        return " "
+    if isinstance(value, (list, tuple)):
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
+def object_spec(obj: str) -> ObjectSpec:
+    return table().objects[obj]
+
+
+def bootstrap(tx: Transaction, system: SystemRecord, now: float) -> None:
+    """A new z/OS queue manager: its queue manager object, page sets, storage classes,
+    default objects and dead-letter queue (listed in builtin.py)."""
+    from .builtin import define_builtins
+
+    define_builtins(tx, system, now)

@@ -1,0 +1,97 @@
+"""The objects a new z/OS queue manager has before any command: its page sets, storage
+classes, the system default objects that DEFINE takes its defaults from, and the
+dead-letter queue. Export compares against this list to write only what changed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mqtool.state import ObjectRecord, SystemRecord, Transaction
+
+from . import table
+
+# (type, name, attributes that differ from the keyword table's defaults). The system
+# default objects keep the table's defaults, so that a DEFINE without LIKE on a new queue
+# manager gives exactly the table's defaults (export relies on it).
+BUILTINS: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    # Page sets 0-3, as the CSQ4PAGE sample sizes them (100 cylinders each), each in the
+    # buffer pool of its own number.
+    ("PSID", "0", {"BUFFPOOL": 0}),
+    ("PSID", "1", {"BUFFPOOL": 1}),
+    ("PSID", "2", {"BUFFPOOL": 2}),
+    ("PSID", "3", {"BUFFPOOL": 3}),
+    # SYSTEMST is the default storage class object (LIKE for DEFINE STGCLASS); SYSTEM
+    # holds system queues on page set 0, DEFAULT application queues on 1, REMOTE
+    # transmission queues on 3.
+    ("STGCLASS", "SYSTEMST", {"PSID": 0}),
+    ("STGCLASS", "SYSTEM", {"PSID": 0, "DESCR": "System queues"}),
+    ("STGCLASS", "DEFAULT", {"PSID": 1, "DESCR": "Application queues"}),
+    ("STGCLASS", "REMOTE", {"PSID": 3, "DESCR": "Transmission queues"}),
+    ("QLOCAL", "SYSTEM.DEFAULT.LOCAL.QUEUE", {}),
+    ("QMODEL", "SYSTEM.DEFAULT.MODEL.QUEUE", {}),
+    ("QALIAS", "SYSTEM.DEFAULT.ALIAS.QUEUE", {}),
+    ("QREMOTE", "SYSTEM.DEFAULT.REMOTE.QUEUE", {}),
+    ("QLOCAL", "SYSTEM.DEAD.QUEUE", {"DESCR": "Dead-letter queue", "DEFPSIST": "YES"}),
+    ("CHANNEL", "SYSTEM.DEF.SENDER", {"CHLTYPE": "SDR"}),
+    ("CHANNEL", "SYSTEM.DEF.RECEIVER", {"CHLTYPE": "RCVR"}),
+    ("CHANNEL", "SYSTEM.DEF.SVRCONN", {"CHLTYPE": "SVRCONN"}),
+)
+
+# The object DEFINE takes unspecified attributes from (LIKE overrides it).
+DEFAULT_OBJECTS: dict[str, str] = {
+    "QLOCAL": "SYSTEM.DEFAULT.LOCAL.QUEUE",
+    "QMODEL": "SYSTEM.DEFAULT.MODEL.QUEUE",
+    "QALIAS": "SYSTEM.DEFAULT.ALIAS.QUEUE",
+    "QREMOTE": "SYSTEM.DEFAULT.REMOTE.QUEUE",
+    "STGCLASS": "SYSTEMST",
+    "SDR": "SYSTEM.DEF.SENDER",
+    "RCVR": "SYSTEM.DEF.RECEIVER",
+    "SVRCONN": "SYSTEM.DEF.SVRCONN",
+}
+
+SETTABLE_VERBS = ("DEFINE", "ALTER")
+
+
+def settable(obj: str) -> list[str]:
+    """The keywords of an object type that are stored as its attributes, in table order."""
+    spec = table().objects[obj]
+    return [
+        k.name
+        for k in spec.keywords.values()
+        if k.type != "flag" and k.display and any(v in k.verbs for v in SETTABLE_VERBS)
+    ]
+
+
+def table_defaults(obj: str) -> dict[str, Any]:
+    """The keyword table's defaults of the stored attributes of an object type."""
+    spec = table().objects[obj]
+    values: dict[str, Any] = {}
+    for name in settable(obj):
+        default = spec.keywords[name].default
+        if default is not None:
+            values[name] = list(default) if isinstance(default, list) else default
+    return values
+
+
+def builtin_attrs(obj: str, name: str) -> dict[str, Any] | None:
+    """The attributes a built-in object is created with, or None for other objects."""
+    for type_, builtin, attrs in BUILTINS:
+        if type_ == obj and builtin == name:
+            return table_defaults(obj) | attrs
+    if obj == "QMGR":
+        return table_defaults("QMGR")
+    return None
+
+
+def define_builtins(tx: Transaction, system: SystemRecord, now: float) -> None:
+    """Creates the queue manager and its built-in objects, once."""
+    from .logs import fresh_position
+
+    if tx.get_object(system.name, "QMGR", system.name) is not None:
+        return
+    status = {"state": "STARTED", "started": now, "log": fresh_position(0)}
+    tx.put_object(ObjectRecord(system.name, "QMGR", system.name, table_defaults("QMGR"), status, now, now))
+    for type_, name, attrs in BUILTINS:
+        if tx.get_object(system.name, type_, name) is None:
+            values = table_defaults(type_) | attrs
+            tx.put_object(ObjectRecord(system.name, type_, name, values, {}, now, now))

@@ -1,0 +1,21 @@
+"""CLEAR QLOCAL: removes every message from a local queue."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mqtool.response import Response
+
+from . import RC_WRONG_TYPE, active_only, find_named, not_found, refuse, reply
+
+
+@active_only
+def handle(ctx: Any, req: Any) -> Response:
+    name, tx, system = req.name, ctx.tx, ctx.system
+    record = find_named(tx, system, "QLOCAL", name)
+    if record is None:
+        return not_found(req, "QLOCAL", name)
+    if record.type != "QLOCAL":
+        return refuse(req, "CSQM110I", RC_WRONG_TYPE, objtype="QLOCAL", name=name, actual=record.type)
+    tx.conn.execute("DELETE FROM messages WHERE system = ? AND queue = ?", (system.name, name))
+    return reply(req)

@@ -1,0 +1,53 @@
+"""DEFINE: creates a queue, storage class, page set or channel. Attributes not given come
+from LIKE(name), else from the system default object of the type (SYSTEM.DEFAULT.LOCAL.QUEUE
+...); REPLACE replaces an existing definition of the same type."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mqtool.response import Response
+from mqtool.state import ObjectRecord
+
+from . import RC_EXISTS, RC_WRONG_TYPE, active_only, find_named, not_found, pagesets, refuse, reply
+from .builtin import DEFAULT_OBJECTS, settable, table_defaults
+from .rules import check
+
+
+@active_only
+def handle(ctx: Any, req: Any) -> Response:
+    obj = req.object.name
+    if obj == "PSID":
+        return pagesets.define(ctx, req)
+    name, tx, system = req.name, ctx.tx, ctx.system
+    existing = find_named(tx, system, obj, name)
+    if existing is not None and existing.type != obj:
+        return refuse(req, "CSQM110I", RC_WRONG_TYPE, objtype=obj, name=name, actual=existing.type)
+    if existing is not None and not req.get("REPLACE"):
+        return refuse(req, "CSQM095I", RC_EXISTS, objtype=obj, name=name)
+    chltype = req.get("CHLTYPE")
+    if existing is not None and obj == "CHANNEL" and existing.attrs.get("CHLTYPE") != chltype:
+        actual = f"CHLTYPE({existing.attrs.get('CHLTYPE')})"
+        return refuse(req, "CSQM110I", RC_WRONG_TYPE, objtype=obj, name=name, actual=actual)
+    base = table_defaults(obj)
+    like = req.get("LIKE")
+    if like:
+        model = tx.get_object(system.name, obj, like)
+        if model is None:
+            return not_found(req, obj, like)
+        base |= model.attrs
+    else:
+        default = tx.get_object(system.name, obj, DEFAULT_OBJECTS.get(chltype if obj == "CHANNEL" else obj, ""))
+        if default is not None:
+            base |= default.attrs
+    given = {key: value for key, value in req.params.items() if key in settable(obj)}
+    attrs = base | given
+    if obj == "CHANNEL":
+        attrs["CHLTYPE"] = chltype
+    problem = check(ctx, req, obj, name, attrs, existing)
+    if problem is not None:
+        return problem
+    created = existing.created if existing is not None else ctx.now
+    status = existing.status if existing is not None else {}
+    tx.put_object(ObjectRecord(system.name, obj, name, attrs, status, created, ctx.now))
+    return reply(req)

@@ -1,0 +1,54 @@
+"""DELETE: removes a queue, storage class, page set or channel. A local queue holding
+messages needs PURGE; a storage class that queues name, or a page set that a storage
+class names, stays; so does a channel that is running."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mqtool.response import Response
+
+from . import (
+    RC_IN_USE,
+    RC_NOT_EMPTY,
+    RC_WRONG_TYPE,
+    active_only,
+    find_named,
+    not_found,
+    pagesets,
+    queue_depth,
+    refuse,
+    reply,
+)
+from .rules import class_users
+
+IDLE_STATES = ("", "INACTIVE", "STOPPED")
+
+
+@active_only
+def handle(ctx: Any, req: Any) -> Response:
+    obj = req.object.name
+    if obj == "PSID":
+        return pagesets.delete(ctx, req)
+    name, tx, system = req.name, ctx.tx, ctx.system
+    record = find_named(tx, system, obj, name)
+    if record is None:
+        return not_found(req, obj, name)
+    if record.type != obj:
+        return refuse(req, "CSQM110I", RC_WRONG_TYPE, objtype=obj, name=name, actual=record.type)
+    if obj == "QLOCAL":
+        depth = queue_depth(tx, system, name)
+        if depth and not req.get("PURGE"):
+            return refuse(req, "CSQM127I", RC_NOT_EMPTY, objtype=obj, name=name, depth=depth)
+        tx.conn.execute("DELETE FROM messages WHERE system = ? AND queue = ?", (system.name, name))
+    elif obj == "STGCLASS":
+        users = class_users(ctx, name)
+        if users:
+            detail = f"{users[0].type}({users[0].name}) NAMES IT"
+            return refuse(req, "CSQM101I", RC_IN_USE, objtype=obj, name=name, detail=detail)
+    elif obj == "CHANNEL":
+        state = str(record.status.get("state") or "")
+        if state not in IDLE_STATES:
+            return refuse(req, "CSQM101I", RC_IN_USE, objtype=obj, name=name, detail=f"STATUS({state})")
+    tx.delete_object(system.name, obj, name)
+    return reply(req)

@@ -1,0 +1,177 @@
+"""DISPLAY: objects in the console layout (CSQM293I count, one CSQM201I block per object
+with one KEYWORD(value) per line, END ... DETAILS), channel and queue status, and the
+LOG, ARCHIVE and USAGE reports.
+
+Which attributes: the ones named, or ALL; with neither, all of them for a specific name
+and only the identifying ones (name, type, disposition) for a generic name, as on z/OS.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mqtool.response import Response
+from mqtool.state import ObjectRecord
+
+from . import (
+    QUEUE_TYPES,
+    active_only,
+    date_time,
+    logs,
+    manager,
+    object_spec,
+    pagesets,
+    queue_depth,
+    raw,
+    reply,
+    value_text,
+)
+
+DETAIL_CSECT = "CSQMDRTC"  # the module that writes CSQM293I and CSQM201I
+STATUS_CAP = 999_999_999  # z/OS shows larger numbers in channel status as 999999999
+IDLE_STATES = ("", "INACTIVE")
+QMGR_FIXED = {
+    "PLATFORM": "MVS",
+    "CMDLEVEL": 940,
+    "VERSION": "09040000",
+    "COMMANDQ": "SYSTEM.COMMAND.INPUT",
+}
+
+
+@active_only
+def handle(ctx: Any, req: Any) -> Response:
+    obj = req.object.name
+    if obj in ("LOG", "ARCHIVE"):
+        record = manager(ctx.tx, ctx.system, ctx.now)
+        show = logs.display_log if obj == "LOG" else logs.display_archive
+        return show(ctx, req, record)
+    if obj == "USAGE":
+        return pagesets.display_usage(ctx, req)
+    if obj == "QMGR":
+        return _qmgr(ctx, req)
+    records = _matching(ctx, req)
+    generic = req.name.endswith("*")
+    selected = None if req.select_all or (not req.select and not generic) else set(req.select)
+    result = reply(req)
+    found = str(raw(obj).get("found") or req.object.full)
+    if not records:
+        result.add("CSQM297I", objtype=found)
+        return result
+    result.add("CSQM293I", csect=DETAIL_CSECT, count=len(records), objtype=found)
+    for record in records:
+        block = result.add("CSQM201I", csect=DETAIL_CSECT, verb="DISPLAY", objtype=req.object.full)
+        block.attrs = _attributes(ctx, obj, record, selected)
+        block.lines = [f"END {req.object.full} DETAILS"]
+    return result
+
+
+def _matching(ctx: Any, req: Any) -> list[ObjectRecord]:
+    obj, tx, system = req.object.name, ctx.tx, ctx.system
+    records = [record for type_ in raw(obj)["store"] for record in tx.objects(system.name, type_, req.name)]
+    if obj == "QUEUE" and req.get("TYPE", "ALL") != "ALL":
+        records = [r for r in records if r.type == req.get("TYPE")]
+    if obj == "CHANNEL" and "CHLTYPE" in req.params:
+        records = [r for r in records if r.attrs.get("CHLTYPE") == req.get("CHLTYPE")]
+    if obj == "CHSTATUS":
+        records = [r for r in records if str(r.status.get("state") or "") not in IDLE_STATES]
+    return sorted(records, key=lambda r: (r.name, r.type))
+
+
+def _attributes(ctx: Any, obj: str, record: ObjectRecord, selected: set[str] | None) -> list[tuple[str, Any]]:
+    """The display lines of one object: its title, its identity, then its attributes in
+    table order, filtered by the selection."""
+    # DISPLAY QUEUE shows each queue with the attributes of its own type.
+    own = record.type if obj in ("QUEUE", "QLOCAL", "QMODEL", "QALIAS", "QREMOTE") else obj
+    spec = object_spec(own)
+    row = raw(obj)
+    values = _computed(ctx, obj, record)
+    lines: list[tuple[str, Any]] = [(str(row["title"]), record.name)]
+    identity = list(row.get("identity") or [])
+    for keyword in identity:
+        lines.append((keyword, value_text(values.get(keyword, record.attrs.get(keyword)))))
+    for keyword in spec.keywords.values():
+        if keyword.name in identity or keyword.type == "flag" or not keyword.display:
+            continue
+        if selected is not None and keyword.name not in selected:
+            continue
+        if not all(str(record.attrs.get(attr)) in allowed for attr, allowed in keyword.only_for.items()):
+            continue
+        if keyword.name in values:
+            value = values[keyword.name]
+        else:
+            value = record.attrs.get(keyword.name, keyword.default)
+        lines.append((keyword.name, None if value is None and obj == "CHSTATUS" else value_text(value)))
+    return lines
+
+
+def _computed(ctx: Any, obj: str, record: ObjectRecord) -> dict[str, Any]:
+    """Values that are not stored attributes: type, dates, depth, status."""
+    system = ctx.system
+    created = date_time(system, record.created)
+    altered = date_time(system, record.altered)
+    values: dict[str, Any] = {"QSGDISP": "QMGR", "ALTDATE": altered[0], "ALTTIME": altered[1]}
+    if obj == "CHSTATUS":
+        return _channel_status(record)
+    if record.type == "QMGR":
+        values |= QMGR_FIXED
+    if record.type in QUEUE_TYPES:
+        values |= {"TYPE": record.type, "CRDATE": created[0], "CRTIME": created[1]}
+    if obj == "QSTATUS":
+        values["TYPE"] = "QUEUE"
+        values |= _queue_status(ctx, record)
+    elif record.type == "QLOCAL":
+        values |= {"CURDEPTH": queue_depth(ctx.tx, system, record.name), "IPPROCS": 0, "OPPROCS": 0}
+        values |= _handles(record)
+    return values
+
+
+def _handles(record: ObjectRecord) -> dict[str, Any]:
+    # Open handles are the engine's; it keeps their counts in the queue's status.
+    return {key: int(record.status.get(key.lower(), 0)) for key in ("IPPROCS", "OPPROCS")}
+
+
+def _queue_status(ctx: Any, record: ObjectRecord) -> dict[str, Any]:
+    system = ctx.system
+    row = ctx.tx.conn.execute(
+        "SELECT count(*), min(put_time) FROM messages WHERE system = ? AND queue = ?", (system.name, record.name)
+    ).fetchone()
+    values: dict[str, Any] = {"CURDEPTH": row[0], "UNCOM": "NO", "MSGAGE": ""} | _handles(record)
+    if row[1] is not None:
+        values["MSGAGE"] = max(0, int(ctx.now - float(row[1])))
+    for kind in ("PUT", "GET"):
+        stamp = record.status.get(f"l{kind.lower()}")
+        day, time = date_time(system, float(stamp)) if stamp else ("", "")
+        values[f"L{kind}DATE"], values[f"L{kind}TIME"] = day, time
+    return values
+
+
+def _channel_status(record: ObjectRecord) -> dict[str, Any]:
+    """CHSTATUS lines from the status the engine keeps for a channel it runs (keys named
+    like the keywords, in lower case; pairs as lists)."""
+    status = record.status
+    values: dict[str, Any] = {
+        "CHLDISP": "PRIVATE",
+        "CHLTYPE": record.attrs.get("CHLTYPE"),
+        "XMITQ": record.attrs.get("XMITQ", ""),
+        "CONNAME": status.get("conname", record.attrs.get("CONNAME", "")),
+        "CURRENT": None,
+        "STATUS": status.get("state"),
+        "SUBSTATE": status.get("substate", ""),
+        "STOPREQ": status.get("stopreq", "NO"),
+    }
+    for key in ("MSGS", "BYTSSENT", "BYTSRCVD", "BATCHES", "CURSHCNV", "MAXSHCNV"):
+        values[key] = min(STATUS_CAP, int(status.get(key.lower(), 0)))
+    for key in ("COMPHDR", "COMPMSG", "COMPRATE", "COMPTIME"):
+        pair = status.get(key.lower())
+        values[key] = ",".join(str(v) for v in pair) if isinstance(pair, (list, tuple)) else (pair or "")
+    return values
+
+
+def _qmgr(ctx: Any, req: Any) -> Response:
+    record = manager(ctx.tx, ctx.system, ctx.now)
+    selected = None if req.select_all or not req.select else set(req.select)
+    result = reply(req)
+    block = result.add("CSQM201I", csect=DETAIL_CSECT, verb="DISPLAY", objtype="QMGR")
+    block.attrs = _attributes(ctx, "QMGR", record, selected)
+    block.lines = ["END QMGR DETAILS"]
+    return result

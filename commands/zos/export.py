@@ -1,0 +1,143 @@
+"""Export of a z/OS queue manager's definitions as MQSC commands (with its CPF) that
+recreate them on a new queue manager: `commands(tx, system)`.
+
+Only what differs from a new queue manager is written: new objects in full (attributes
+that differ from the keyword table's defaults), built-in objects as ALTER of what
+changed, built-in objects that are gone as DELETE. The order replays without errors:
+page sets, storage classes, the queue manager, queues, channels, then the system
+default objects (which give later DEFINEs their defaults, so they change last), then
+deletions. SET LOG and SET ARCHIVE values are run-time and are not exported (a comment
+names any in effect).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from mqtool.state import ObjectRecord, SystemRecord, Transaction
+
+from . import QUEUE_TYPES, manager, object_spec
+from .builtin import BUILTINS, DEFAULT_OBJECTS, builtin_attrs, settable, table_defaults
+
+_PLAIN_NAME = re.compile(r"^[A-Z0-9./_%]+$")
+QUEUE_ORDER = ("QLOCAL", "QMODEL", "QALIAS", "QREMOTE")
+NEVER_WRITTEN = ("QSGDISP",)  # always QMGR here
+
+
+def quote(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def value_syntax(obj: str, keyword: str, value: Any) -> str:
+    """A value as MQSC takes it back: text and addresses quoted, names quoted when they
+    are not plain upper case, lists with commas."""
+    spec = object_spec(obj).keywords[keyword]
+    if isinstance(value, (list, tuple)):
+        return ",".join(str(v) for v in value)
+    text = str(value)
+    if spec.type in ("text", "conname"):
+        return quote(text)
+    if spec.type == "name" and (text == "" or not _PLAIN_NAME.match(text)):
+        return quote(text)
+    return text
+
+
+def _name(obj: str, name: str) -> str:
+    if obj == "PSID":
+        return f"{int(name):02d}"
+    return name if _PLAIN_NAME.match(name) else quote(name)
+
+
+def _applies(obj: str, keyword: str, attrs: dict[str, Any]) -> bool:
+    spec = object_spec(obj).keywords[keyword]
+    return all(str(attrs.get(attr)) in allowed for attr, allowed in spec.only_for.items())
+
+
+def _changes(obj: str, attrs: dict[str, Any], base: dict[str, Any]) -> list[str]:
+    """KEYWORD(value) for each stored attribute that differs from `base`."""
+    out = []
+    for keyword in settable(obj):
+        if keyword in NEVER_WRITTEN or keyword == "CHLTYPE" or not _applies(obj, keyword, attrs):
+            continue
+        if keyword in attrs and attrs[keyword] != base.get(keyword):
+            out.append(f"{keyword}({value_syntax(obj, keyword, attrs[keyword])})")
+    return out
+
+
+def _command(cpf: str, verb: str, record: ObjectRecord, changes: list[str], replace: bool = False) -> str:
+    words = [cpf, verb, f"{record.type}({_name(record.type, record.name)})"]
+    if record.type == "CHANNEL" and verb != "DELETE":
+        words.append(f"CHLTYPE({record.attrs.get('CHLTYPE')})")
+    words += changes
+    if replace:
+        words.append("REPLACE")
+    return " ".join(words)
+
+
+def commands(tx: Transaction, system: SystemRecord) -> list[str]:
+    """Replayable MQSC commands, each with the system's CPF, that recreate its definitions."""
+    cpf = str(system.attrs.get("cpf", "-" + system.name))
+    qmgr = manager(tx, system, 0.0)
+    defaults = set(DEFAULT_OBJECTS.values())
+    present = {
+        (r.type, r.name): r
+        for type_ in (*QUEUE_TYPES, "CHANNEL", "STGCLASS", "PSID")
+        for r in tx.objects(system.name, type_)
+    }
+    out: list[str] = []
+    late: list[str] = []  # the system default objects
+
+    def emit(records: list[ObjectRecord]) -> None:
+        for record in records:
+            base = builtin_attrs(record.type, record.name)
+            if base is None:
+                verb = "DEFINE"
+                changes = _changes(record.type, record.attrs, table_defaults(record.type))
+                replace = record.type != "PSID"
+                out.append(_command(cpf, verb, record, changes, replace))
+                continue
+            changes = _changes(record.type, record.attrs, base)
+            if changes:
+                target = late if record.name in defaults else out
+                target.append(_command(cpf, "ALTER", record, changes))
+
+    def of_type(type_: str) -> list[ObjectRecord]:
+        found = [r for (t, _), r in present.items() if t == type_]
+        return sorted(found, key=lambda r: int(r.name) if type_ == "PSID" else r.name)
+
+    def deleted(types: tuple[str, ...]) -> None:
+        """DELETE for the built-in objects of these types that are gone."""
+        for type_ in types:
+            for builtin_type, name, attrs in BUILTINS:
+                if builtin_type == type_ and (type_, name) not in present:
+                    out.append(_command(cpf, "DELETE", ObjectRecord(system.name, type_, name, dict(attrs)), []))
+
+    emit(of_type("PSID"))
+    emit(of_type("STGCLASS"))
+    qmgr_changes = _changes("QMGR", qmgr.attrs, table_defaults("QMGR"))
+    if qmgr_changes:
+        out.append(" ".join([cpf, "ALTER QMGR", *qmgr_changes]))
+    # Deleted built-in queues and channels go first: their names may be in use again.
+    deleted((*QUEUE_ORDER, "CHANNEL"))
+    for type_ in QUEUE_ORDER:
+        emit(of_type(type_))
+    emit(of_type("CHANNEL"))
+    out += late
+    # A storage class goes once no queue (default objects included) names it, a page set
+    # once no storage class does.
+    deleted(("STGCLASS", "PSID"))
+    out += _runtime_note(qmgr)
+    return out
+
+
+def _runtime_note(qmgr: ObjectRecord) -> list[str]:
+    notes = []
+    for label, key in (("SET LOG", "log_set"), ("SET ARCHIVE", "archive_set")):
+        values = qmgr.status.get(key) or {}
+        if values:
+            shown = " ".join(
+                f"{k}({','.join(map(str, v)) if isinstance(v, list) else v})" for k, v in sorted(values.items())
+            )
+            notes.append(f"* {label} values in effect are run-time, lost at restart, and not exported: {shown}")
+    return notes

@@ -1,0 +1,32 @@
+"""START QMGR: starts a stopped queue manager. The parameter module is read again, so
+SET LOG and SET ARCHIVE values are gone, the log restarts at the latest RBA, and
+non-persistent messages do not survive the restart."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mqtool.response import NO_CSECT, Response
+
+from . import logs, manager, refuse, reply
+
+
+def handle(ctx: Any, req: Any) -> Response:
+    tx, system = ctx.tx, ctx.system
+    record = manager(tx, system, ctx.now)
+    if record.status.get("state", "STARTED") != "STOPPED":
+        result = refuse(req, "CSQY003I")
+        result.messages[0].csect = NO_CSECT
+        return result
+    tx.conn.execute("DELETE FROM messages WHERE system = ? AND persistent = 0", (system.name,))
+    rba = logs.restart(system, record, ctx.now)
+    record.status["state"] = "STARTED"
+    tx.put_status(record)
+    result = reply(req)
+    result.add("CSQY001I", csect=NO_CSECT, zparm=str(system.attrs.get("zparm", "CSQZPARM")))
+    result.add("CSQJ099I", csect=NO_CSECT, rba=rba)
+    configured = dict(system.attrs.get("log") or {})
+    if str(configured.get("ZHYLINK")) == "YES" and str(configured.get("ZHYWRITE", "NO")) != "YES":
+        result.add("CSQJ380I", csect=NO_CSECT)
+    result.add("CSQY022I", csect=NO_CSECT)
+    return result
