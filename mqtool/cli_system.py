@@ -38,16 +38,14 @@ SETTING_OPTIONS: tuple[tuple[str, str, str], ...] = (
 
 
 def setting_options(function: F) -> F:
-    """The settings options shared by `system add` and `system alter`."""
-    for name, metavar, help_text in reversed(SETTING_OPTIONS):
-        names = [f"--{name}"] + (["--subsystem-user"] if name == "ssu" else [])
-        function = click.option(*names, name, metavar=metavar, help=help_text)(function)
+    """The settings options shared by `system add` and `system alter` (listed in the
+    order of SETTING_OPTIONS, then --log and --archive)."""
     function = click.option(
         "--archive",
         "archive",
         multiple=True,
         metavar="KEY=VALUE",
-        help="z/OS: an archive parameter (CSQ6ARVP name); repeat the option for more.",
+        help="z/OS: an archive parameter (CSQ6ARVP name: ARCPFX1, ARCRETN, UNIT, ...); repeat it for more.",
     )(function)
     function = click.option(
         "--log",
@@ -56,6 +54,9 @@ def setting_options(function: F) -> F:
         metavar="KEY=VALUE",
         help="z/OS: a log parameter (CSQ6LOGP name: TWOACTV, OUTBUFF, ZHYLINK, ...); repeat it for more.",
     )(function)
+    for name, metavar, help_text in reversed(SETTING_OPTIONS):
+        names = [f"--{name}"] + (["--subsystem-user"] if name == "ssu" else [])
+        function = click.option(*names, name, metavar=metavar, help=help_text)(function)
     return function
 
 

@@ -152,7 +152,7 @@ CATALOGUE: dict[str, Entry] = {
     "MQSC0024E": Entry("UNBALANCED APOSTROPHES IN {token}", "A quoted value is not closed."),
     "MQSC0025E": Entry(
         "SYSTEM {system} IS A {platform} SYSTEM - {command} NEEDS A Z/TPF SYSTEM - ENTER {hint}",
-        "A ZMQSC or ZHTPS command while the current system is not z/TPF.",
+        "A ZMQSC command while the current system is z/OS; it names the z/TPF systems to switch to.",
     ),
     "MQSC0026E": Entry("{object} NAME REQUIRED", "The object type needs a name: OBJ-name."),
     "MQSC0027E": Entry("{token} NOT IN KEYWORD-VALUE FORM", "A parameter is not KEYWORD-value or a known flag."),
