@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 PLATFORM_DIALECTS: dict[str, tuple[str, ...]] = {"ztpf": ("ztpf_mq", "ztpf_http"), "zos": ("zos",)}
 # The MQSC dialect has no command word of its own; `.help` calls it MQSC.
 MQSC_HELP_WORD = "MQSC"
+# The word that selects every attribute on a selecting verb (MQSC DISPLAY), as validate reads it.
+SELECT_ALL = "ALL"
 
 
 @dataclass(frozen=True)
@@ -100,8 +102,15 @@ def _dialect_tables() -> list[tables.Table]:
     return [table for table in (_table(d) for d in tables.DIALECTS) if table is not None]
 
 
+def _store_types(table: tables.Table, obj: str) -> list[str]:
+    """The types of the store records an object's names come from: the table's `store`
+    list (QUEUE -> QLOCAL, QALIAS ...; CHSTATUS -> CHANNEL), else the object itself."""
+    row = table.raw.get("objects", {}).get(obj) or {}
+    return [str(type_) for type_ in row.get("store") or [obj]]
+
+
 def _rule_types(platform: str, rule: str) -> list[str]:
-    """Object types (store types) of a platform whose names follow a name rule (queue, server)."""
+    """Store types of a platform's objects whose names follow a name rule (queue, server)."""
     found: list[str] = []
     for dialect in PLATFORM_DIALECTS.get(platform, ()):
         table = _table(dialect)
@@ -109,7 +118,7 @@ def _rule_types(platform: str, rule: str) -> list[str]:
             continue
         for name, row in table.raw.get("objects", {}).items():
             if (row or {}).get("name") == rule:
-                found.append(name)
+                found += [type_ for type_ in _store_types(table, name) if type_ not in found]
     return found
 
 
@@ -339,6 +348,13 @@ def _keyword_words(
                 entries.append((spec.negation, (), " ", f"not {spec.name}"))
         else:
             entries.append((spec.name, spec.abbrev, opener, spec.help))
+    if verb.select:
+        # MQSC DISPLAY: a bare attribute name selects it, ALL selects all (mqtool.validate).
+        if SELECT_ALL not in [word.upper() for word in used_words]:
+            entries.append((SELECT_ALL, (), " ", "every attribute"))
+        for spec in obj.keywords.values():
+            if spec.display and spec.type != "flag" and spec.name not in used:
+                entries.append((spec.name, spec.abbrev, " ", f"show {spec.name}: {spec.help}"))
     return _with_aliases(entries, prefix)
 
 
@@ -361,9 +377,11 @@ def _values(
     return _words(rows, prefix)
 
 
-def _object_names(obj: tables.ObjectSpec, prefix: str, system: SystemView | None, view: StoreView) -> list[Candidate]:
-    rows = [(_name_text(name), name, obj.full or obj.name) for name in view.object_names(system, [obj.name])]
-    return _words(rows, prefix)
+def _object_names(
+    table: tables.Table, obj: tables.ObjectSpec, prefix: str, system: SystemView | None, view: StoreView
+) -> list[Candidate]:
+    names = view.object_names(system, _store_types(table, obj.name))
+    return _words(((_name_text(name), name, obj.full or obj.name) for name in names), prefix)
 
 
 def _list_item(value: str, separators: str) -> str:
@@ -385,7 +403,7 @@ def _ztpf(
         if "-" in current:
             obj_word, _, name_prefix = current.partition("-")
             found = table.object(obj_word)
-            return [] if found is None else _object_names(found, name_prefix, system, view)
+            return [] if found is None else _object_names(table, found, name_prefix, system, view)
         return _object_words(table, verb, current, "-")
     if obj is None:
         return []
@@ -409,7 +427,7 @@ def _mqsc(
         if "(" in current:
             obj_word, _, name_prefix = current.partition("(")
             found = table.object(obj_word)
-            return [] if found is None else _object_names(found, _list_item(name_prefix, ", "), system, view)
+            return [] if found is None else _object_names(table, found, _list_item(name_prefix, ", "), system, view)
         return _object_words(table, verb, current, "(")
     if obj is None:
         return []

@@ -231,6 +231,32 @@ def test_mqsc_keywords() -> None:
     assert texts("-CSQ1 DEFINE QLOCAL(NEW) DES") == ["DESCR("]
 
 
+def test_mqsc_names_come_from_the_store_types_of_the_object() -> None:
+    # QUEUE covers every queue type, CHSTATUS the channels (the table's `store` lists).
+    view = StoreView(
+        current="CSQ1",
+        systems=(CSQ1,),
+        names={("CSQ1", "QLOCAL"): ("ORDERS",), ("CSQ1", "QALIAS"): ("ALIASQ",), ("CSQ1", "CHANNEL"): ("TO.TPF",)},
+    )
+    store = {name: (ZOS.raw["objects"][name] or {}).get("store") or [name] for name in ZOS.objects}
+    expected = sorted(n for (_, type_), names in view.names.items() if type_ in store["QUEUE"] for n in names)
+    assert texts("DIS QUEUE(", view) == expected == ["ALIASQ", "ORDERS"]
+    assert texts("DIS CHSTATUS(", view) == ["TO.TPF"]
+    assert texts("DIS QLOCAL(", view) == ["ORDERS"]
+
+
+def test_mqsc_display_selects_attributes_by_bare_name() -> None:
+    display = ZOS.verbs["DISPLAY"]
+    assert display.select
+    offered = texts("-CSQ1 DIS QLOCAL(*) ")
+    selectable = [s.name + " " for s in ZOS.objects["QLOCAL"].keywords.values() if s.display and s.type != "flag"]
+    assert "ALL " in offered and set(selectable) <= set(offered)
+    after = texts("-CSQ1 DIS QLOCAL(*) ALL MAXDEPTH ")
+    assert "ALL " not in after and "MAXDEPTH " not in after and "DESCR " in after
+    # Verbs that do not select take no bare attribute names.
+    assert "ALL " not in texts("-CSQ1 ALTER QLOCAL(ORDERS) ")
+
+
 def _synthetic_zos() -> tables.Table:
     """A z/OS table with value keywords, so that value completion is tested whatever the
     real table holds today."""
