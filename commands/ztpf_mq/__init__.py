@@ -66,7 +66,11 @@ def validation_error(error: ValidationError, command: Command, table: Table) -> 
     if error.kind == "bad_value":
         allowed = error.allowed if not error.detail else f"{error.allowed} ({error.detail})"
         spec = table.keyword(obj, error.keyword) if obj is not None else None
-        if "," in error.value and spec is not None and spec.type != "list":
+        # A comma outside quotes made a list where one value belongs.
+        listed = obj is not None and any(
+            isinstance(p.value, list) and table.keyword(obj, p.keyword) is spec for p in command.params
+        )
+        if spec is not None and spec.type != "list" and listed:
             allowed = "ONE VALUE (QUOTE A VALUE THAT HOLDS COMMAS)"
         return failure(
             "MQSC0014E", SYNTAX, value=error.value or "(NONE)", keyword=error.keyword, allowed=_shout(allowed)
