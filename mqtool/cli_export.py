@@ -4,12 +4,14 @@ document (the shape a later `mqtool apply` reads), in the manner of dmpmqcfg."""
 from __future__ import annotations
 
 import importlib
+import inspect
 from pathlib import Path
 from typing import Any
 
 import click
 
 from mqtool.cli import App, fail
+from mqtool.complex import PLATFORM_NAMES
 
 YAML_KIND = "mqtool-complex"
 YAML_VERSION = 1
@@ -34,10 +36,14 @@ def _system_commands(tx: Any, system: Any, all_attributes: bool) -> list[str]:
             f"system {system.name}: this mqtool cannot write z/OS definitions as commands yet "
             "(mqtool.commands.zos.export is missing); use --format yaml"
         )
-    if system.platform == "ztpf":
+    if "all_attributes" in inspect.signature(module.commands).parameters:
         lines: list[str] = module.commands(tx, system, all_attributes=all_attributes)
-    else:
-        lines = module.commands(tx, system)
+        return lines
+    lines = module.commands(tx, system)
+    if all_attributes:
+        lines.insert(
+            0, f"* -a: the {PLATFORM_NAMES[system.platform]} export writes only what differs from a new system."
+        )
     return lines
 
 
@@ -45,8 +51,7 @@ def commands_text(app: App, names: list[str], all_attributes: bool, several: boo
     """The command file: a comment header per system saying how to replay it, then the
     commands; with several systems a `.system NAME` directive before each block."""
     from mqtool import __version__
-    from mqtool.cli_system import add_command_line
-    from mqtool.complex import PLATFORM_NAMES
+    from mqtool.cli_system import add_command_line, qmgr_name
 
     out = [f"* Written by mqtool {__version__} (mqtool export --format commands); replay with mqtool run FILE."]
     with app.store.transaction(write=False) as tx:
@@ -54,7 +59,7 @@ def commands_text(app: App, names: list[str], all_attributes: bool, several: boo
             system = tx.get_system(name)
             assert system is not None
             lines = _system_commands(tx, system, all_attributes)
-            qmgr = _qmgr(tx, system)
+            qmgr = qmgr_name(tx, system)
             out.append("*")
             out.append(f"* System {system.name}: {PLATFORM_NAMES[system.platform]}, CPU {system.cpu}.")
             out.append("* Its settings and queue manager, when the system does not exist yet:")
@@ -69,18 +74,12 @@ def commands_text(app: App, names: list[str], all_attributes: bool, several: boo
     return "\n".join(out) + "\n"
 
 
-def _qmgr(tx: Any, system: Any) -> str | None:
-    if system.platform == "zos":
-        return str(system.name)
-    found = tx.objects(system.name, "QMGR")
-    return found[0].name if found else None
-
-
 def describe(app: App, names: list[str], all_attributes: bool) -> dict[str, Any]:
     """The YAML document: each system's platform, settings (all of them) and objects
     (type -> name -> attributes; only those that differ from the DEFINE defaults, plus
     the inherited ones, unless `all_attributes`)."""
     from mqtool import tables
+    from mqtool.cli_system import qmgr_name
     from mqtool.commands.ztpf_mq.export import attributes
 
     systems: dict[str, Any] = {}
@@ -90,7 +89,7 @@ def describe(app: App, names: list[str], all_attributes: bool) -> dict[str, Any]
             assert system is not None
             table = tables.load(DIALECT_OF[system.platform])
             settings = {key: value for key, value in system.attrs.items() if key != "qmgr"}
-            qmgr = _qmgr(tx, system)
+            qmgr = qmgr_name(tx, system)
             if system.platform == "ztpf" and qmgr:
                 settings["qmgr"] = qmgr
             objects: dict[str, dict[str, Any]] = {}

@@ -127,7 +127,7 @@ def _describe(system: Any, qmgr: str | None) -> str:
     return ", ".join(parts)
 
 
-def _qmgr_name(tx: Any, system: Any) -> str | None:
+def qmgr_name(tx: Any, system: Any) -> str | None:
     """The queue manager a system has now: z/TPF from its objects, z/OS is its own."""
     if system.platform == "zos":
         return str(system.name)
@@ -207,7 +207,7 @@ def add(
         _check(record, others)
         tx.put_system(record)
         bootstrap_system(tx, record, app.clock.timestamp())
-        qmgr = _qmgr_name(tx, record)
+        qmgr = qmgr_name(tx, record)
     click.echo(f"Added system {name} ({_describe(record, qmgr)}).")
 
 
@@ -243,7 +243,7 @@ def alter(app: App, name: str, log: tuple[str, ...], archive: tuple[str, ...], *
             fail("nothing to alter: give at least one setting (see 'mqtool system alter --help')")
         before = dict(record.attrs)
         qmgr = values.pop("qmgr", None)
-        existing = _qmgr_name(tx, record)
+        existing = qmgr_name(tx, record)
         if qmgr and existing and existing != qmgr:
             fail(f"system {record.name} already has queue manager {existing}; ZMQSC DELETE QMGR removes it")
         record.attrs = record.attrs | values
@@ -327,7 +327,7 @@ def rows(app: App) -> list[dict[str, Any]]:
                     "current": record.name == current,
                     "cpu": record.cpu,
                     "accelerator": record.has_accelerator,
-                    "qmgr": _qmgr_name(tx, record) or "",
+                    "qmgr": qmgr_name(tx, record) or "",
                     "cpf": str(record.attrs.get("cpf", "")),
                     "offset": str(record.attrs.get("offset", "")),
                     "listener": str(record.attrs.get("listener", "")),
