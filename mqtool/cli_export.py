@@ -154,6 +154,18 @@ def export(
     and its objects (type, name, attributes). Attributes equal to their default are
     left out unless -a; inherited ones (COMPSIZE and MAXMSGL of a queue, BATCHSZ and
     MAXMSGL of a channel, copied from the queue manager at DEFINE) are always written.
+    Keys are sorted, so the text is stable:
+
+    \b
+      kind: mqtool-complex
+      version: 1
+      systems:
+        TPF1:
+          platform: ztpf
+          settings: {cpu: z15, qmgr: TPFQM, swbpool: 33000, ...}
+          objects:
+            QL:
+              PAYQ: {COMPSIZE: 16000, MAXMSGL: 4194304, USAGE: XMITQ}
 
     \b
     Examples:

@@ -160,6 +160,11 @@ def test_zos_commands_replay_into_a_new_store(tmp_path: Path) -> None:
     assert objects(target, "CSQ1") == objects(source, "CSQ1")
 
 
+def test_zos_all_attributes_says_what_it_writes(tmp_path: Path) -> None:
+    text = ok(tmp_path / "state", "export", "--system", "CSQ1", "-a")
+    assert "* -a: the z/OS export writes only what differs from a new system." in text.splitlines()
+
+
 def test_all_systems_replay_into_a_new_store(source: Path, tmp_path: Path) -> None:
     ok(source, "cmd", *ZOS_SETUP)
     text = ok(source, "export", "--all")
