@@ -442,8 +442,10 @@ def _mqsc(
 
 # What a placeholder of a directive's usage line (`.put QUEUE ...`) is completed from.
 _PLACEHOLDER_RULES = {"QUEUE": "queue", "SERVER": "server"}
-_PLACEHOLDER_SYSTEMS = ("NAME", "SYSTEM")
+_PLACEHOLDER_SYSTEM = "SYSTEM"
 _PLACEHOLDER_HELP = "TOPIC"
+# `.system NAME`: a NAME that is a system's (elsewhere NAME is no system: `.httpconf NAME`).
+_DIRECTIVE_PLACEHOLDERS = {("system", "NAME"): _PLACEHOLDER_SYSTEM}
 
 
 def _placeholders(usage: str) -> list[str]:
@@ -469,6 +471,7 @@ def _directive(scan: _Scan, view: StoreView) -> list[Candidate]:
     out: list[Candidate] = []
     if placeholders and (len(args) < len(placeholders) or placeholders[-1] == _PLACEHOLDER_HELP):
         placeholder = placeholders[min(len(args), len(placeholders) - 1)]
+        placeholder = _DIRECTIVE_PLACEHOLDERS.get((name, placeholder), placeholder)
         out += _placeholder(placeholder, args, scan.current, view)
     options = [(f"{option}=", option, f"option of .{name}") for option in spec.options if option not in given]
     out += _words(options, scan.current)
@@ -477,7 +480,9 @@ def _directive(scan: _Scan, view: StoreView) -> list[Candidate]:
 
 def _placeholder(placeholder: str, args: list[str], prefix: str, view: StoreView) -> list[Candidate]:
     system = view.current_system()
-    if placeholder in _PLACEHOLDER_SYSTEMS:
+    if placeholder.islower():  # a literal word: `.console [all]`
+        return _words([(placeholder + " ", placeholder, "")], prefix)
+    if placeholder == _PLACEHOLDER_SYSTEM:
         rows = [(s.name, s.name, {"ztpf": "z/TPF", "zos": "z/OS"}.get(s.platform, s.platform)) for s in view.systems]
         return _words(rows, prefix)
     if placeholder in _PLACEHOLDER_RULES and system is not None:

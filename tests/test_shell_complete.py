@@ -326,6 +326,16 @@ def test_directive_queue_argument_and_options(monkeypatch: pytest.MonkeyPatch) -
     assert texts(".nosuch ") == []
 
 
+def test_directive_literal_words_and_names_that_are_no_systems(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mqtool.directives import DirectiveSpec
+
+    monkeypatch.setitem(DIRECTIVES, "console", DirectiveSpec("m:f", ".console [all]", "show the console"))
+    monkeypatch.setitem(DIRECTIVES, "httpconf", DirectiveSpec("m:f", ".httpconf NAME 'KEYWORD-value' ...", "conf"))
+    assert texts(".console ") == ["all "]
+    assert texts(".console all ") == []
+    assert texts(".httpconf ") == []  # NAME is a system's only for .system
+
+
 # -- the store snapshot -----------------------------------------------------------
 
 
