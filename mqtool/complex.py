@@ -271,7 +271,9 @@ def check_parameter(group: str, key: str, raw: str, known: dict[str, Any]) -> An
     if spec is not None:
         from mqtool.tables import convert
 
-        value, error = convert(spec, text.split(",") if spec.type == "list" else text)
+        # Upper case, as MQSC reads an unquoted value (UNIT=tape is TAPE).
+        upper = text.upper()
+        value, error = convert(spec, upper.split(",") if spec.type == "list" else upper)
         if error is None:
             return value
         raise SettingError(f"{name}={raw} is not valid: {error.allowed or spec.describe_values()}")
