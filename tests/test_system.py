@@ -100,7 +100,8 @@ def test_add_ztpf_without_a_queue_manager(mq: MQ) -> None:
 
 def test_add_zos_with_log_and_archive(mq: MQ, monkeypatch: pytest.MonkeyPatch) -> None:
     # The archive keys are whatever the z/OS defaults hold at run time.
-    archive = dict(complex_module.ZOS_DEFAULTS["archive"]) | {"ARCRETN": 9999, "ARCWTOR": "YES", "MQTOOLX": 5}
+    archive = dict(complex_module.ZOS_DEFAULTS["archive"]) | {"ARCRETN": 9999, "ARCWTOR": "YES", "UNIT": "TAPE"}
+    archive["MQTOOLX"] = 5
     monkeypatch.setitem(complex_module.ZOS_DEFAULTS, "archive", archive)
     output = ok(
         mq,
@@ -123,6 +124,8 @@ def test_add_zos_with_log_and_archive(mq: MQ, monkeypatch: pytest.MonkeyPatch) -
         "ARCWTOR=no",
         "--archive",
         "mqtoolx=7",
+        "--archive",
+        "unit=disk",
         "--listener",
         "localhost(1420)",
     )
@@ -134,6 +137,7 @@ def test_add_zos_with_log_and_archive(mq: MQ, monkeypatch: pytest.MonkeyPatch) -
     assert settings["archive"]["ARCRETN"] == 30
     assert settings["archive"]["ARCWTOR"] == "NO"
     assert settings["archive"]["MQTOOLX"] == 7  # a key the z/OS table does not know: typed by its default
+    assert settings["archive"]["UNIT"] == "DISK"  # upper case, as an unquoted MQSC value
 
 
 def test_add_zos_with_a_cpf(mq: MQ) -> None:
