@@ -6,6 +6,7 @@ Everything in mqtool that tells time asks an instance of `Clock`; nothing calls
 
 from __future__ import annotations
 
+import functools
 import re
 import time
 from dataclasses import dataclass, field
@@ -51,6 +52,7 @@ def parse_duration(text: str) -> float:
     return seconds
 
 
+@functools.lru_cache(maxsize=64)  # read for every response from the system's settings
 def parse_offset(text: str) -> timedelta:
     """Reads a display offset such as `-05:00` or `+0100`."""
     match = _OFFSET.match(text.strip())

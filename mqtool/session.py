@@ -4,6 +4,7 @@ dialect, on the right system, each as one transaction; returns the rendered line
 from __future__ import annotations
 
 import importlib
+import math
 from dataclasses import dataclass, field
 from datetime import timedelta
 from types import ModuleType
@@ -62,11 +63,22 @@ class Session:
         self.clock = clock
         self.current = system
         self.state: dict[str, Any] = {}  # per-session engine state (open handles, warnings given)
+        # What the last command read, kept while Store.generation() says nothing changed.
+        self._systems: list[SystemRecord] = []
+        self._systems_generation: tuple[int, int] | None = None
+        self._quiet_until = -math.inf  # no timer falls due before this instant ...
+        self._quiet_generation: tuple[int, int] | None = None  # ... unless the timers changed
 
     # -- systems ----------------------------------------------------------------
     def systems(self) -> list[SystemRecord]:
-        with self.store.transaction(write=False) as tx:
-            return tx.systems()
+        """The systems of the complex, read again only when the systems table may have
+        changed. The records are shared between calls: read them, do not change them."""
+        generation = self.store.generation()
+        if generation != self._systems_generation:
+            with self.store.transaction(write=False) as tx:
+                self._systems = tx.systems()
+            self._systems_generation = generation
+        return list(self._systems)
 
     def current_system(self, systems: list[SystemRecord] | None = None) -> SystemRecord | None:
         systems = self.systems() if systems is None else systems
@@ -109,10 +121,20 @@ class Session:
         return self._finish(response, current)
 
     def tick(self) -> None:
-        """Catches up on timers due since the last command (SPEC section 8)."""
+        """Catches up on timers due since the last command (SPEC section 8). Costs no
+        query while the earliest timer is still in the future and nothing (this
+        session, another process) has changed the timers since the last look."""
+        now = self.clock.timestamp()
+        if now < self._quiet_until and self.store.generation() == self._quiet_generation:
+            return
         from mqtool.engine import tick
 
-        tick.tick(self, self.clock.timestamp())
+        tick.tick(self, now)
+        generation = self.store.generation()
+        with self.store.transaction(write=False) as tx:
+            due = tx.conn.execute("SELECT min(due) FROM timers").fetchone()[0]
+        self._quiet_generation = generation
+        self._quiet_until = math.inf if due is None else float(due)
 
     def _dialect(
         self,
@@ -123,7 +145,7 @@ class Session:
         check_only: bool,
         cpf: bool = False,
     ) -> Outcome:
-        package = importlib.import_module(f"mqtool.commands.{dialect}")
+        package = _module(f"mqtool.commands.{dialect}")
         platform = "zos" if dialect == "zos" else "ztpf"
         if target is None or target.platform != platform:
             response = package.wrong_system(target, systems, text)
@@ -140,7 +162,7 @@ class Session:
             return self._finish(package.validation_error(checked, command, table), target)
         if check_only:
             return Outcome(status=OK, system=target.name)
-        handler: ModuleType = importlib.import_module(f"mqtool.commands.{dialect}.{checked.verb.module}")
+        handler = _module(f"mqtool.commands.{dialect}.{checked.verb.module}")
         with self.store.transaction(write=checked.verb.writes) as tx:
             system = tx.get_system(target.name) or target
             context = Context(self, tx, system, table, self.clock)
@@ -154,6 +176,17 @@ class Session:
         offset = display_offset(system) if system is not None else timedelta(0)
         lines = render(response, system, self.clock.local(offset))
         return Outcome(lines=lines, status=response.status, system=system.name if system else "")
+
+
+_MODULES: dict[str, ModuleType] = {}
+
+
+def _module(name: str) -> ModuleType:
+    """A dialect package or verb module, imported on first use (and looked up once)."""
+    module = _MODULES.get(name)
+    if module is None:
+        module = _MODULES[name] = importlib.import_module(name)
+    return module
 
 
 def _match_cpf(line: str, systems: list[SystemRecord]) -> tuple[SystemRecord | None, str]:

@@ -15,6 +15,7 @@ from mqtool.state.records import ObjectRecord, SystemRecord
 DB_NAME = "mqtool.db"
 APPLICATION_ID = 0x4D51544C  # "MQTL": marks the file as an mqtool store
 BUSY_TIMEOUT_MS = 60_000
+WATCHED = ("systems", "timers")  # tables whose changes Store.generation() reports
 
 
 class StoreError(Exception):
@@ -45,6 +46,7 @@ class Store:
         self.path = path
         self.conn = conn
         self.created = created
+        self._own_changes = 0  # this connection's writes to WATCHED tables (temp triggers count them)
 
     @classmethod
     def open(cls, state_dir: Path) -> Store:
@@ -89,6 +91,7 @@ class Store:
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")
         self._migrate()
+        self._watch()
 
     def _migrate(self) -> None:
         conn = self.conn
@@ -117,6 +120,28 @@ class Store:
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
+
+    def _watch(self) -> None:
+        """Counts this connection's own changes to the WATCHED tables, so that sessions
+        can keep what they read from them until something changes (a command then
+        need not re-read the systems nor ask for due timers). Changes committed by
+        other processes show in PRAGMA data_version instead."""
+
+        def note(_table: str) -> None:
+            self._own_changes += 1
+
+        self.conn.create_function("mqtool_note_change", 1, note)
+        for table in WATCHED:
+            for event in ("INSERT", "UPDATE", "DELETE"):
+                self.conn.execute(
+                    f"CREATE TEMP TRIGGER IF NOT EXISTS mqtool_watch_{table}_{event.lower()} "
+                    f"AFTER {event} ON main.{table} BEGIN SELECT mqtool_note_change('{table}'); END"
+                )
+
+    def generation(self) -> tuple[int, int]:
+        """Differs from an earlier value whenever a WATCHED table (systems, timers) may
+        have changed since: by this connection (even if rolled back) or by another."""
+        return (self.conn.execute("PRAGMA data_version").fetchone()[0], self._own_changes)
 
     def close(self) -> None:
         self.conn.close()

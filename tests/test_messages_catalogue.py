@@ -25,8 +25,10 @@ SOURCES = sorted(
 )
 ID = re.compile(r"[A-Z]{3,5}[0-9]{3,4}[IEWA]")
 ID_IN_TEXT = re.compile(r"(?<![A-Za-z0-9])([A-Z]{3,5}[0-9]{3,4}[IEWA])(?![A-Za-z0-9])")
-# Keyword arguments of the helpers that build messages which are not template fields.
-NOT_FIELDS = {"status", "csect", "display", "framing"}
+# Keyword arguments of the helpers that build messages which are not template fields:
+# Response.add(id, csect=, **fields); the dialects' failure(..., status=, csect=, **fields).
+NOT_FIELDS = {"add": {"csect"}}
+NOT_FIELDS_OTHERWISE = {"status", "csect"}
 
 
 def _docstrings(tree: ast.AST) -> set[int]:
@@ -142,8 +144,9 @@ def _uses() -> Iterator[Use]:
             index, msg_id = literal[0]
             if any(keyword.arg is None for keyword in node.keywords):
                 continue  # **fields: cannot be checked statically
-            passed = {keyword.arg for keyword in node.keywords if keyword.arg is not None} - NOT_FIELDS
             callee = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            passed = {keyword.arg for keyword in node.keywords if keyword.arg is not None}
+            passed -= NOT_FIELDS.get(callee, NOT_FIELDS_OTHERWISE)
             if callee == "Message":
                 rest = node.args[index + 1 : index + 2]
                 if not rest or not isinstance(rest[0], ast.Dict) or None in rest[0].keys:

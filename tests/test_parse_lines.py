@@ -129,3 +129,21 @@ def test_assemble_never_fails_and_yields_stripped_non_empty_commands(lines: list
 def test_plain_lines_are_commands_unchanged(lines: list[str]) -> None:
     # Lines that neither continue nor hold `;` are one command each, exactly as typed.
     assert texts(lines) == [line.strip() for line in lines]
+
+
+def _reference_split(line: str, quoted: bool) -> tuple[str, bool, bool]:
+    """The rule spelled out character by character."""
+    for index, char in enumerate(line):
+        if char == "'":
+            quoted = not quoted
+        elif char == ";" and not quoted:
+            return line[:index], True, False
+    return line, False, quoted
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("AB ';+-")), max_size=20), st.booleans())
+def test_split_semicolon_matches_the_rule(line: str, quoted: bool) -> None:
+    from mqtool.parse.lines import _split_semicolon
+
+    assert _split_semicolon(line, quoted) == _reference_split(line, quoted)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mqtool.parse.command import LexError, Param
-from mqtool.parse.ztpf import lex
+from mqtool.parse.ztpf import _words, lex
 
 
 def test_verb_object_name_are_upper_cased() -> None:
@@ -93,3 +95,11 @@ def test_lex_errors(text: str, kind: str, token: str) -> None:
         lex(text, "ztpf_mq")
     assert caught.value.kind == kind
     assert caught.value.token == token
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ZMQSC DEFQL-,\t19a")), max_size=30))
+def test_words_without_quotes_split_as_the_quoted_path_does(text: str) -> None:
+    # Text without apostrophes takes a fast path; adding a quoted empty word at the end
+    # forces the character-by-character path, which must agree on the words before it.
+    assert _words(text) == _words(text + " ''")[:-1]

@@ -386,3 +386,76 @@ def test_ensure_complex_is_idempotent(store: Store) -> None:
     with store.transaction(write=False) as tx:
         assert [(s.name, s.platform) for s in tx.systems()] == [("TPF1", "ztpf"), ("CSQ1", "zos")]
         assert tx.get_meta("current_system") == "TPF1"
+
+
+# -- what a session may keep between commands ------------------------------------------
+
+
+def _session(state: Path) -> Any:
+    from mqtool.session import Session
+
+    opened = Store.open(state)
+    clock = Clock.from_setting(FROZEN)
+    ensure_complex(opened, clock.timestamp())
+    return Session(opened, clock)
+
+
+def test_generation_moves_with_own_and_other_changes(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    session = _session(state)
+    store = session.store
+    first = store.generation()
+    assert store.generation() == first  # reading changes nothing
+    with store.transaction() as tx:
+        tx.put_object(ObjectRecord("TPF1", "QL", "NOT.WATCHED", {}, {}, 1.0, 1.0))
+    assert store.generation() == first  # objects are not a watched table
+    with store.transaction() as tx:
+        tx.put_system(SystemRecord("T2", "ztpf", {}))
+    second = store.generation()
+    assert second != first
+    other = Store.open(state)
+    with other.transaction() as tx:
+        tx.set_meta("x", "1")
+    assert store.generation() != second  # another connection committed
+    other.close()
+    store.close()
+
+
+def test_session_sees_a_system_added_by_another_process(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    session = _session(state)
+    assert [s.name for s in session.systems()] == ["TPF1", "CSQ1"]
+    other = Store.open(state)
+    with other.transaction() as tx:
+        tx.put_system(SystemRecord("LATE", "ztpf", {}))
+    other.close()
+    assert [s.name for s in session.systems()] == ["TPF1", "CSQ1", "LATE"]
+    outcome = session.execute(".system late")
+    assert outcome.lines == ["MQT0004I Current system is LATE (z/TPF)"]
+    session.store.close()
+
+
+@pytest.mark.parametrize("writer", ["same-connection", "other-connection"])
+def test_a_timer_scheduled_elsewhere_runs_at_the_next_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, writer: str
+) -> None:
+    from mqtool.engine import tick
+
+    state = tmp_path / "state"
+    session = _session(state)
+    ran: list[float] = []
+
+    def probe(_session: Any, _tx: Any, _system: Any, due: float) -> None:
+        ran.append(due)
+
+    monkeypatch.setitem(tick.TIMERS, "test-probe", probe)
+    session.execute(".echo warm")  # the session now knows when the next timer is due
+    now = session.clock.timestamp()
+    store = session.store if writer == "same-connection" else Store.open(state)
+    with store.transaction() as tx:
+        tick.schedule(tx, "TPF1", "test-probe", now - 1)
+    if store is not session.store:
+        store.close()
+    session.execute(".echo next")
+    assert ran == [now - 1]
+    session.store.close()

@@ -20,6 +20,8 @@ def _split_semicolon(line: str, quoted: bool = False) -> tuple[str, bool, bool]:
     """Cuts at the first `;` outside quotes. `quoted` says whether the line starts inside
     a quoted string (a continuation may fall inside one). Returns (piece, a `;` was
     found, the piece ends inside quotes)."""
+    if ";" not in line:  # the common case: only the quote state needs working out
+        return line, False, quoted != (line.count("'") % 2 == 1)
     for index, char in enumerate(line):
         if char == "'":
             quoted = not quoted

@@ -8,11 +8,15 @@ import re
 from mqtool.parse.command import Command, LexError, Param
 
 _KEYWORD = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
+_BLANKS = re.compile(r"[ \t]+")
 
 
 def _words(text: str) -> list[tuple[str, bool]]:
     """Blank-separated words; each word's quoted parts are unquoted, `''` is one quote.
     Returns (word, had_quotes)."""
+    if "'" not in text:
+        # The common case, without quotes: a plain split (commas marked as separators).
+        return [(word.replace(",", "\x00"), False) for word in _BLANKS.split(text) if word]
     words: list[tuple[str, bool]] = []
     current: list[str] = []
     quoted = False
