@@ -27,6 +27,10 @@ SUBCOMMANDS: dict[str, str] = {
     "system": "mqtool.cli_system:system",
     "export": "mqtool.cli_export:export",
     "shell": "mqtool.shell:shell_command",
+    "put": "mqtool.cli_engine:put",
+    "get": "mqtool.cli_engine:get",
+    "serve": "mqtool.cli_engine:serve",
+    "console": "mqtool.cli_engine:console",
     "http": "mqtool.cli_http:http",
 }
 # One-line help shown by `mqtool --help` without importing the subcommand.
@@ -37,6 +41,10 @@ SHORT_HELP: dict[str, str] = {
     "system": "Add, alter, remove and list the systems of the complex.",
     "export": "Write a system's configuration as commands or YAML.",
     "shell": "The interactive operator shell.",
+    "put": "Put messages to a queue (files, data, stdin lines, generated payloads).",
+    "get": "Get or browse messages from a queue (to stdout or --out DIR).",
+    "serve": "Run the systems in real time: timers, channels, HTTP servers.",
+    "console": "Show the unsolicited console messages (--follow to keep watching).",
     "http": "Write z/TPF HTTP server configuration files; list the servers.",
 }
 

@@ -189,6 +189,57 @@ CATALOGUE: dict[str, Entry] = {
         "{keyword}-{name} IS {actual} - {keyword} MUST NAME {wanted}",
         "A queue named by TARGQ or DEADQ exists but is of the wrong kind.",
     ),
+    # engine: queue manager restart, the sweeper, QDEPTHHI, the SWB pool, statistics
+    "MQSC0101I": Entry(
+        "{kept} PERSISTENT MESSAGES KEPT - {dropped} NON-PERSISTENT MESSAGES DISCARDED",
+        "START QMGR: memory and common queues keep their persistent messages and lose the others.",
+    ),
+    "MQSC0201I": Entry(
+        "SWEEPER MOVED {messages} MESSAGES FROM {queues} QUEUES TO FILE - {swbs} SWBS FREED - {ios} I/OS - "
+        "{after} OF {pool} SWBS IN USE",
+        "The sweeper ran (SWBs in use reached SWEEPHI) and moved messages to file, oldest first.",
+    ),
+    "MQSC0202W": Entry(
+        "SWEEP ABORTED - {after} OF {pool} SWBS STILL IN USE, ABOVE SWEEPLO {sweeplo}% - HELD BY {holders}",
+        "The sweeper could not get below SWEEPLO: the rest is on SWEEP-NO queues or in a channel batch in flight.",
+    ),
+    "MQSC0203W": Entry(
+        "SWB POOL EXHAUSTED - {in_use} OF {pool} SWBS IN USE - PUTS TO MEMORY QUEUES REFUSED (QL-{queue} MQRC 2053)",
+        "A put found no SWBs left; such puts fail with MQRC 2053 until the pool has room again.",
+    ),
+    "MQSC0204W": Entry(
+        "QL-{queue} DEPTH {depth} REACHED QDEPTHHI {percent}% OF MAXDEPTH {maxdepth}",
+        "A queue's depth reached its QDEPTHHI threshold (said once until it falls below).",
+    ),
+    "MQSC0205I": Entry(
+        "QL-{queue} DEPTH {depth} BELOW QDEPTHHI {percent}% OF MAXDEPTH {maxdepth}",
+        "A queue that reached QDEPTHHI fell below it again (seen by the 5-second monitor).",
+    ),
+    "MQSC0251I": Entry(
+        "LOCAL QUEUE STATISTICS DISPLAY: - {queue}\n"
+        "Current Depth      - {depth}\n"
+        "Persistent Msgs    - {persistent} ({persistent_size})\n"
+        "NonPersist Msgs   - {nonpersistent} ({nonpersistent_size})\n"
+        "Compression Ratio - {ratio_last} ({ratio})\n"
+        "Compression Time - {time_last} ({time})\n"
+        "Avg Msg Size on Q - {size_last} ({size}) bytes\n"
+        "Avg Orig Size Comp - {orig_last} ({orig}) bytes\n"
+        "Compressed Msgs   - {compressed}\n"
+        "Decompressed Msgs - {decompressed}\n"
+        "Compress per sec  - {compress_rate}\n"
+        "Decompress per sec - {decompress_rate}\n"
+        "Num of MQOPEN     - {opens}\n"
+        "Num of MQCLOSE    - {closes}\n"
+        "Num of SWB's in use - {swbs}\n"
+        "Aborted Sweep Count - {aborted}\n"
+        "Checkpoint High    - {ckpt_high} seconds\n"
+        "Checkpoint Last    - {ckpt_last} seconds\n"
+        "Chkpt in Progress - {ckpt_active}\n"
+        "\tCount\tRate\tRateHigh\n"
+        "Get\t- {gets}\t{get_rate}\t{get_high}\n"
+        "Swept Search\t- {searches}\t{search_rate}\t{search_high}",
+        "Local queue statistics (DISPLAY QL-name STAT): A (B) pairs are the last 5-second interval (since reset).",
+    ),
     # ---------------------------------------------------------------- z/TPF HTTP (ZHTPS)
     "HTTPS0001I": Entry(
         "HTTP SERVER {name} STARTED - PORT {port}",
@@ -393,5 +444,8 @@ CATALOGUE: dict[str, Entry] = {
 
 
 def text(msg_id: str, fields: dict[str, Any]) -> str:
-    """The message text with its fields filled in."""
-    return CATALOGUE[msg_id].template.format(**fields)
+    """The message text with its fields filled in. Tabs in a template (the z/TPF STAT
+    display's table) are expanded to 8-column stops, as the console shows them."""
+    template = CATALOGUE[msg_id].template
+    result = template.format(**fields)
+    return result.expandtabs(8) if "\t" in template else result

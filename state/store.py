@@ -32,7 +32,7 @@ def _migrations() -> list[tuple[int, str]]:
     return sorted(found)
 
 
-SCHEMA_VERSION = 1  # the highest migration number; checked by a test against migrations/
+SCHEMA_VERSION = 2  # the highest migration number; checked by a test against migrations/
 
 
 def _dumps(value: dict[str, Any]) -> str:
@@ -172,9 +172,22 @@ class Store:
 
 
 def _split_sql(script: str) -> list[str]:
-    """Statements of a migration file (no semicolons inside literals in our migrations)."""
-    lines = [line for line in script.splitlines() if not line.strip().startswith("--")]
-    return [part.strip() for part in "\n".join(lines).split(";") if part.strip()]
+    """Statements of a migration file. A statement ends at the `;` that completes it in
+    SQLite's own judgement, so trigger bodies (BEGIN ... ; ... END;) stay whole."""
+    statements: list[str] = []
+    current: list[str] = []
+    for line in script.splitlines():
+        if line.strip().startswith("--"):
+            continue
+        current.append(line)
+        text = "\n".join(current)
+        if sqlite3.complete_statement(text):
+            statements.append(text.strip().rstrip(";").strip())
+            current = []
+    rest = "\n".join(current).strip()
+    if rest:
+        statements.append(rest.rstrip(";").strip())
+    return [statement for statement in statements if statement]
 
 
 class Transaction:

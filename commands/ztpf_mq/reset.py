@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from mqtool.engine.stats import reset_statistics
 from mqtool.response import SYNTAX, Response
 from mqtool.session import Context
 from mqtool.validate import Request
@@ -15,11 +16,9 @@ def handle(ctx: Context, req: Request) -> Response:
         return failure("MQSC0016E", SYNTAX, keyword="STAT", detail="FOR RESET QL")
     if qmgr(ctx.tx, ctx.system) is None:
         return failure("MQSC0010E")
-    record = ctx.tx.get_object(ctx.system.name, "QL", req.name)
-    if record is None:
+    if ctx.tx.get_object(ctx.system.name, "QL", req.name) is None:
         return failure("MQSC0018E", object="QL", name=req.name)
-    record.status["stats"] = {"reset": ctx.now}
-    ctx.tx.put_status(record)
+    reset_statistics(ctx.tx, ctx.system.name, req.name, ctx.now)
     result = response()
     result.add("MQSC0001I", command=f"RESET QL-{req.name} STAT")
     return result

@@ -1,4 +1,5 @@
-"""ZMQSC STOP QMGR: stops the queue manager; puts and gets are refused until START."""
+"""ZMQSC STOP QMGR: stops the queue manager; puts and gets are refused (MQRC 2059) until
+START QMGR, which discards the non-persistent messages."""
 
 from __future__ import annotations
 

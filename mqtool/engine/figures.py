@@ -1,27 +1,71 @@
-"""Figures of a z/TPF queue that displays show: depth, SWBs held, compressed messages."""
+"""Figures of z/TPF queues and systems that displays and the engine read: depth, SWBs
+held, compressed messages, and the system's SWB settings (SWBSIZE, SWBPOOL, SWEEPHI/LO)."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from mqtool.state import SystemRecord, Transaction
 
 SWB_HEADER = 16  # bytes of chain header in each SWB
+SWBSIZE = 1024  # the TPF SWB size
+SWBPOOL = 33000  # SWBs available to MQ
+SWEEPHI = 80  # percent of SWBPOOL in use that starts the sweeper
+SWEEPLO = 40  # percent it sweeps down to
 
 
-def swbs_for(stored_length: int, swbsize: int) -> int:
+def swbs_for(stored_length: int, swbsize: int = SWBSIZE) -> int:
     """SWBs one in-memory message occupies: ceil(stored / (SWBSIZE - 16)), at least 1."""
     payload = max(1, swbsize - SWB_HEADER)
     return max(1, -(-stored_length // payload))
 
 
+@dataclass(frozen=True)
+class SwbSettings:
+    """A z/TPF system's SWB pool and sweeper thresholds, in blocks."""
+
+    swbsize: int
+    pool: int
+    sweephi: int  # percent
+    sweeplo: int  # percent
+
+    @property
+    def high(self) -> int:
+        """SWBs in use at which the sweeper starts."""
+        return self.pool * self.sweephi // 100
+
+    @property
+    def low(self) -> int:
+        """SWBs in use the sweeper sweeps down to."""
+        return self.pool * self.sweeplo // 100
+
+
+def swb_settings(system: SystemRecord) -> SwbSettings:
+    attrs = system.attrs
+    return SwbSettings(
+        swbsize=int(attrs.get("swbsize", SWBSIZE)),
+        pool=int(attrs.get("swbpool", SWBPOOL)),
+        sweephi=int(attrs.get("sweephi", SWEEPHI)),
+        sweeplo=int(attrs.get("sweeplo", SWEEPLO)),
+    )
+
+
+def system_swbs(tx: Transaction, system: str) -> int:
+    """SWBs the system's in-memory messages hold now (all memory queues)."""
+    row = tx.conn.execute("SELECT coalesce(sum(swbs), 0) FROM queue_stats WHERE system = ?", (system,)).fetchone()
+    return int(row[0])
+
+
 def queue_figures(tx: Transaction, system: SystemRecord, queue: str, common: bool = False) -> dict[str, int]:
     """CURDEPTH, SWBS (held by in-memory messages; none on a common queue) and COMPRESSED."""
-    swbsize = int(system.attrs.get("swbsize", 1024))
-    payload = max(1, swbsize - SWB_HEADER)
     row = tx.conn.execute(
-        "SELECT count(*), "
-        "coalesce(sum(CASE WHEN swept = 0 THEN max(1, (stored_length + ? - 1) / ?) ELSE 0 END), 0), "
-        "coalesce(sum(CASE WHEN codec != '' THEN 1 ELSE 0 END), 0) "
-        "FROM messages WHERE system = ? AND queue = ?",
-        (payload, payload, system.name, queue),
+        "SELECT depth, swbs, compressed FROM queue_stats WHERE system = ? AND queue = ?", (system.name, queue)
     ).fetchone()
-    return {"CURDEPTH": row[0], "SWBS": 0 if common else row[1], "COMPRESSED": row[2]}
+    if row is None:
+        # A queue without its statistics row (defined outside the engine): count.
+        row = tx.conn.execute(
+            "SELECT count(*), coalesce(sum(CASE WHEN swept = 0 THEN swbs ELSE 0 END), 0), "
+            "coalesce(sum(codec != ''), 0) FROM messages WHERE system = ? AND queue = ?",
+            (system.name, queue),
+        ).fetchone()
+    return {"CURDEPTH": int(row[0]), "SWBS": 0 if common else int(row[1]), "COMPRESSED": int(row[2])}

@@ -30,8 +30,16 @@ def timer(name: str) -> Callable[[TimerFunction], TimerFunction]:
     return register
 
 
+_LOADED: list[bool] = []
+
+
 def _load_timer_modules() -> None:
     # Timer functions live with the engine parts that own them; importing registers them.
+    # Once per process, whatever TIMERS already holds: a timer module imported for
+    # another reason must not hide the others (their timers would be dropped).
+    if _LOADED:
+        return
+    _LOADED.append(True)
     import importlib
 
     for module in ("mqtool.engine.monitor",):
@@ -54,8 +62,7 @@ def tick(session: Session, now: float) -> int:
             ).fetchone()
         if row is None:
             return runs
-        if not TIMERS:
-            _load_timer_modules()
+        _load_timer_modules()
         system_name, name, due = row
         with store.transaction() as tx:
             # Another process may have run it meanwhile: re-read under the write lock.

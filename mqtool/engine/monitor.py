@@ -1,0 +1,179 @@
+"""The z/TPF MQ timers: the 5-second MQ monitor (closes the statistics interval, rates,
+QDEPTHHI warnings, the sweeper check) and the 5-second checkpoint of persistent
+memory-queue messages. Both catch up over an idle gap in O(1): once an interval with
+no activity has been closed, every later one up to now is empty too, so they jump."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from mqtool.engine.console import console
+from mqtool.engine.figures import SwbSettings, swb_settings, system_swbs
+from mqtool.engine.queue import CHECKPOINT_TIMER, FILE_BLOCK, INTERVAL, MONITOR_TIMER, Resolved, qmgr_of
+from mqtool.engine.tick import timer
+from mqtool.state import SystemRecord, Transaction
+
+if TYPE_CHECKING:
+    from mqtool.session import Session
+
+# The counters of a statistics interval; the monitor copies i_X to l_X and zeroes i_X.
+INTERVAL_COUNTERS = ("puts", "stored", "comp", "comp_orig", "comp_stored", "comp_us", "decomp", "gets", "swept_search")
+_ACTIVITY = " OR ".join(f"i_{name} != 0" for name in INTERVAL_COUNTERS)
+_LAST = " OR ".join(f"l_{name} != 0" for name in INTERVAL_COUNTERS)
+_CLOSE = (
+    "UPDATE queue_stats SET "
+    + ", ".join(f"l_{name} = i_{name}, i_{name} = 0" for name in INTERVAL_COUNTERS)
+    + f", get_rate_high = max(get_rate_high, i_gets / {int(INTERVAL)})"
+    + f", swept_rate_high = max(swept_rate_high, i_swept_search / {int(INTERVAL)})"
+    + " WHERE system = ?"
+)
+
+
+def next_due(due: float, now: float, idle: bool) -> float:
+    """The next run: 5 s on; or, when nothing can have changed, the first 5-second mark
+    after `now` (the runs in between would find the same nothing)."""
+    following = due + INTERVAL
+    if idle and following <= now:
+        return due + INTERVAL * (math.floor((now - due) / INTERVAL) + 1)
+    return following
+
+
+def _now(session: Session, due: float) -> float:
+    return max(due, session.clock.timestamp())
+
+
+@timer(MONITOR_TIMER)
+def run_monitor(session: Session, tx: Transaction, system: SystemRecord, due: float) -> float | None:
+    if system.platform != "ztpf":
+        return None
+    manager = qmgr_of(tx, system.name)
+    if manager is None:
+        return None  # DEFINE QMGR schedules it again
+    conn = tx.conn
+    active = conn.execute(f"SELECT count(*) FROM queue_stats WHERE system = ? AND ({_ACTIVITY})", (system.name,))
+    activity = active.fetchone()[0] > 0
+    shown = conn.execute(f"SELECT count(*) FROM queue_stats WHERE system = ? AND ({_LAST})", (system.name,))
+    if activity or shown.fetchone()[0] > 0:
+        conn.execute(_CLOSE, (system.name,))
+    changed = activity
+    if manager.status.get("state", "STARTED") == "STARTED":
+        changed = _qdepthhi(tx, system, due) or changed
+        changed = _sweeper_check(tx, system, due) or changed
+    return next_due(due, _now(session, due), idle=not changed)
+
+
+def _qdepthhi(tx: Transaction, system: SystemRecord, when: float) -> bool:
+    """Warns of queues at or above QDEPTHHI that have not been warned of; re-arms the
+    warning of queues that fell below. Returns whether anything was said."""
+    said = False
+    rows = tx.conn.execute(
+        "SELECT queue, depth, hi_warned FROM queue_stats WHERE system = ?", (system.name,)
+    ).fetchall()
+    definitions: dict[str, tuple[int, int]] | None = None
+    for queue, depth, warned in rows:
+        if not depth and not warned:
+            continue
+        if definitions is None:
+            definitions = {
+                record.name: (int(record.attrs.get("MAXDEPTH", 0)), int(record.attrs.get("QDEPTHHI", 0)))
+                for record in tx.objects(system.name, "QL")
+                if record.attrs.get("COMMON", "NO") != "YES"
+            }
+        maxdepth, percent = definitions.get(queue, (0, 0))
+        threshold = max(1, -(-maxdepth * percent // 100)) if maxdepth and percent else 0
+        if threshold and depth >= threshold and not warned:
+            _warn(tx, system, queue, depth, maxdepth, percent, when)
+            said = True
+        elif warned and (not threshold or depth < threshold):
+            tx.conn.execute("UPDATE queue_stats SET hi_warned = 0 WHERE system = ? AND queue = ?", (system.name, queue))
+            if threshold:
+                console(tx, system, when, "MQSC0205I", queue=queue, depth=depth, percent=percent, maxdepth=maxdepth)
+            said = True
+    return said
+
+
+def _warn(
+    tx: Transaction, system: SystemRecord, queue: str, depth: int, maxdepth: int, percent: int, when: float
+) -> None:
+    tx.conn.execute("UPDATE queue_stats SET hi_warned = 1 WHERE system = ? AND queue = ?", (system.name, queue))
+    console(tx, system, when, "MQSC0204W", queue=queue, depth=depth, percent=percent, maxdepth=maxdepth)
+
+
+def qdepthhi_reached(
+    tx: Transaction, system: SystemRecord, queue: str, depth: int, resolved: Resolved, when: float
+) -> None:
+    """A put brought the queue's depth to its QDEPTHHI threshold (warned once until it
+    falls below again)."""
+    _warn(tx, system, queue, depth, resolved.maxdepth, resolved.qdepthhi, when)
+
+
+def swb_shortage(
+    tx: Transaction, system: SystemRecord, queue: str, in_use: int, settings: SwbSettings, when: float
+) -> None:
+    """A put refused because the SWB pool is exhausted: one console warning until the
+    pool has room again."""
+    row = tx.conn.execute("SELECT swb_short FROM engine_state WHERE system = ?", (system.name,)).fetchone()
+    if row is not None and row[0]:
+        return
+    tx.conn.execute("INSERT OR IGNORE INTO engine_state (system) VALUES (?)", (system.name,))
+    tx.conn.execute("UPDATE engine_state SET swb_short = 1 WHERE system = ?", (system.name,))
+    console(tx, system, when, "MQSC0203W", in_use=in_use, pool=settings.pool, queue=queue)
+
+
+def _sweeper_check(tx: Transaction, system: SystemRecord, when: float) -> bool:
+    """Runs the sweeper when SWBs in use are at SWEEPHI (also after a sweep that could not
+    reach SWEEPLO, which holds put-time sweeps until this retry)."""
+    from mqtool.engine.sweeper import sweep
+
+    settings = swb_settings(system)
+    in_use = system_swbs(tx, system.name)
+    row = tx.conn.execute("SELECT sweep_held, swb_short FROM engine_state WHERE system = ?", (system.name,)).fetchone()
+    held, short = (row[0], row[1]) if row is not None else (0, 0)
+    if in_use >= settings.high and in_use > 0:
+        sweep(tx, system, when, settings)
+        return True
+    if held or (short and in_use < settings.high):
+        tx.conn.execute("UPDATE engine_state SET sweep_held = 0, swb_short = 0 WHERE system = ?", (system.name,))
+        return True
+    return False
+
+
+@timer(CHECKPOINT_TIMER)
+def run_checkpoint(session: Session, tx: Transaction, system: SystemRecord, due: float) -> float | None:
+    """Writes the persistent messages of memory queues put since the last checkpoint:
+    ceil(stored bytes / 4096) I/Os per queue; its measured duration feeds Checkpoint
+    High/Last of the queues written (zero with a frozen clock)."""
+    if system.platform != "ztpf":
+        return None
+    manager = qmgr_of(tx, system.name)
+    if manager is None:
+        return None
+    conn = tx.conn
+    conn.execute("INSERT OR IGNORE INTO engine_state (system) VALUES (?)", (system.name,))
+    mark = int(conn.execute("SELECT ckpt_mark FROM engine_state WHERE system = ?", (system.name,)).fetchone()[0])
+    top = int(conn.execute("SELECT coalesce(max(seq), 0) FROM sqlite_sequence WHERE name = 'messages'").fetchone()[0])
+    if top > mark:
+        clock = session.clock
+        started = clock.perf()
+        memory = {record.name for record in tx.objects(system.name, "QL") if record.attrs.get("COMMON", "NO") != "YES"}
+        written = conn.execute(
+            "SELECT queue, sum(stored_length) FROM messages WHERE id > ? AND system = ? AND persistent != 0 "
+            "AND swept = 0 GROUP BY queue",
+            (mark, system.name),
+        ).fetchall()
+        ios = {queue: -(-int(size) // FILE_BLOCK) for queue, size in written if queue in memory and size}
+        duration = max(0.0, clock.perf() - started)
+        for queue, count in ios.items():
+            conn.execute(
+                "UPDATE queue_stats SET ckpt_ios = ckpt_ios + ?, ckpt_last = ?, ckpt_high = max(ckpt_high, ?) "
+                "WHERE system = ? AND queue = ?",
+                (count, duration, duration, system.name, queue),
+            )
+        conn.execute(
+            "UPDATE engine_state SET ckpt_mark = ?, checkpoints = checkpoints + ?, ckpt_ios = ckpt_ios + ?, "
+            "ckpt_last = ?, ckpt_high = max(ckpt_high, ?) WHERE system = ?",
+            (top, 1 if ios else 0, sum(ios.values()), duration, duration, system.name),
+        )
+    # Nothing can change while the timers catch up, so the next run is the next mark after now.
+    return next_due(due, _now(session, due), idle=True)

@@ -1,0 +1,757 @@
+"""z/TPF MQ puts and gets on an open queue (`QueueHandle`): resolution through QA and QR,
+the checks and reason codes, queue compression, SWBs, the sweeper trigger and the
+statistics counters.
+
+Callers own the transactions (one per persistent message, batches for non-persistent
+ones); `put_stream` and `get_stream` implement that policy for the CLI and directives.
+A handle reads the definitions it needs once and again only when `engine_config.version`
+says a definition, a queue manager's state or a system changed, so a put costs one
+SELECT and one INSERT (triggers keep the queue's figures and put counters).
+
+For a channel engine: a message on a transmission queue carries its transmission
+header as JSON in `messages.header` (`{"rname": ..., "rqmname": ..., "qmgr": ...}`);
+messages of a batch in flight are listed by row id in the XMITQ's status field
+`inflight` (see `set_inflight`), which the sweeper never sweeps; `inflate()` turns a
+stored row back into the original bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+from mqtool.clock import Clock
+from mqtool.engine import codecs
+from mqtool.engine.figures import SwbSettings, swb_settings, swbs_for
+from mqtool.engine.reasons import (
+    GET_INHIBITED,
+    MSG_TOO_BIG_FOR_Q,
+    MSG_TOO_BIG_FOR_Q_MGR,
+    OPTION_NOT_VALID_FOR_TYPE,
+    PUT_INHIBITED,
+    Q_FULL,
+    Q_MGR_NOT_AVAILABLE,
+    UNEXPECTED_ERROR,
+    UNKNOWN_ALIAS_BASE_Q,
+    UNKNOWN_OBJECT_NAME,
+    UNKNOWN_XMIT_Q,
+    XMIT_Q_USAGE_ERROR,
+    MQError,
+)
+from mqtool.state import ObjectRecord, Store, SystemRecord, Transaction
+
+QUEUE_CODEC = "QUEUE"  # the codec row of z/TPF queue compression
+ID_LENGTH = 24
+NO_ID = bytes(ID_LENGTH)  # MQMI_NONE / MQCI_NONE
+MSGID_PREFIX = b"TPF "
+FILE_BLOCK = 4096  # bytes per file I/O (sweeper, read back, checkpoint)
+MONITOR_TIMER = "ztpf-mq-monitor"
+CHECKPOINT_TIMER = "ztpf-mq-checkpoint"
+INTERVAL = 5.0  # seconds: the MQ monitor and the checkpoint
+
+
+def file_ios(stored_length: int) -> int:
+    """I/Os to write a message to file or read it back: 1 + ceil(stored / 4096)."""
+    return 1 + -(-stored_length // FILE_BLOCK)
+
+
+def msgid_prefix(qmgr: str, handle: int) -> bytes:
+    """The first 20 bytes of the message ids a queue handle makes: `TPF `, the queue
+    manager name (12 bytes) and the handle's number in the store (4 bytes)."""
+    name = qmgr.encode("ascii", "replace")[:12].ljust(12, b" ")
+    return MSGID_PREFIX + name + (handle & 0xFFFFFFFF).to_bytes(4, "big")
+
+
+def make_msgid(prefix: bytes, count: int) -> bytes:
+    """A message id: the handle's prefix and the message's count within the handle
+    (4 bytes). Unique in the store, and the same on every run with a frozen clock."""
+    return prefix + count.to_bytes(4, "big")
+
+
+def parse_id(text: str) -> bytes:
+    """A message or correlation id as typed: 48 hex digits, or text of up to 24 bytes
+    padded with nulls (as MQ pads a short id). ValueError when it does not fit."""
+    value = text.strip()
+    if len(value) == 2 * ID_LENGTH:
+        try:
+            return bytes.fromhex(value)
+        except ValueError:
+            pass
+    raw = text.encode("utf-8")
+    if len(raw) > ID_LENGTH:
+        raise ValueError(f"{text!r} is longer than {ID_LENGTH} bytes (give 48 hex digits or up to 24 characters)")
+    return raw.ljust(ID_LENGTH, b"\0")
+
+
+def format_id(value: bytes) -> str:
+    return value.hex().upper()
+
+
+@dataclass
+class PutOptions:
+    """The message descriptor fields a putter chooses."""
+
+    persistent: bool | None = None  # None: the queue's DEFPSIST
+    priority: int = 0
+    msgid: bytes | None = None  # None: the queue manager makes one
+    correlid: bytes = NO_ID
+    expiry: float | None = None  # seconds from the put; None: unlimited
+
+
+@dataclass(slots=True)
+class PutResult:
+    row_id: int
+    msgid: bytes
+    length: int
+    stored: int
+    codec: str
+    persistent: bool
+    swbs: int
+
+
+@dataclass(slots=True)
+class Message:
+    """A message got or browsed, inflated to its original bytes."""
+
+    row_id: int
+    msgid: bytes
+    correlid: bytes
+    priority: int
+    persistent: bool
+    put_time: float
+    expiry: float | None
+    length: int
+    stored: int
+    codec: str
+    swept: bool
+    header: dict[str, str]
+    payload: bytes
+    inflated: str  # "", "hardware" or "software"
+
+
+@dataclass(frozen=True)
+class Selector:
+    msgid: bytes | None = None
+    correlid: bytes | None = None
+
+
+_ANY = Selector()
+
+
+@dataclass
+class Resolved:
+    """What a handle knows about its queue between definition changes."""
+
+    system: SystemRecord
+    qmgr: ObjectRecord
+    opened: ObjectRecord
+    local: ObjectRecord
+    header: str
+    put_error: int
+    get_error: int
+    default_persistent: bool
+    maxmsgl: int
+    qmgr_maxmsgl: int
+    maxdepth: int
+    compsize: int
+    memory: bool
+    qdepthhi: int
+    hi_depth: int
+    accelerator: bool
+    swb: SwbSettings
+
+
+def qmgr_of(tx: Transaction, system: str) -> ObjectRecord | None:
+    found = tx.objects(system, "QMGR")
+    return found[0] if found else None
+
+
+def find_queue(tx: Transaction, system: str, name: str) -> ObjectRecord | None:
+    for type_ in ("QL", "QA", "QR"):
+        record = tx.get_object(system, type_, name)
+        if record is not None:
+            return record
+    return None
+
+
+def resolve(tx: Transaction, system_name: str, queue: str) -> Resolved:
+    """Resolves a queue name to the local queue that holds its messages (QA to its
+    target, QR to its transmission queue with a transmission header)."""
+    system = tx.get_system(system_name)
+    manager = qmgr_of(tx, system_name) if system is not None else None
+    if system is None or manager is None:
+        raise MQError(Q_MGR_NOT_AVAILABLE, f"system {system_name} has no queue manager")
+    opened = find_queue(tx, system_name, queue)
+    if opened is None:
+        raise MQError(UNKNOWN_OBJECT_NAME, f"no queue named {queue}")
+    path = [opened]
+    target = opened
+    if target.type == "QA":
+        base = find_queue(tx, system_name, str(target.attrs.get("TARGQ", "")))
+        if base is None:
+            raise MQError(UNKNOWN_ALIAS_BASE_Q, f"QA-{queue} resolves to {target.attrs.get('TARGQ')}, not defined")
+        path.append(base)
+        target = base
+    header = "{}"
+    get_error = 0
+    if target.type == "QR":
+        xmitq_name = str(target.attrs.get("XMITQ") or target.attrs.get("RQMNAME") or "")
+        xmitq = tx.get_object(system_name, "QL", xmitq_name)
+        if xmitq is None:
+            raise MQError(UNKNOWN_XMIT_Q, f"transmission queue {xmitq_name or '(blank)'} of QR-{target.name}")
+        if xmitq.attrs.get("USAGE") != "XMITQ":
+            raise MQError(XMIT_Q_USAGE_ERROR, f"QL-{xmitq_name} is not USAGE-XMITQ")
+        header = json.dumps(
+            {
+                "rname": str(target.attrs.get("RNAME", "")),
+                "rqmname": str(target.attrs.get("RQMNAME", "")),
+                "qmgr": manager.name,
+            },
+            sort_keys=True,
+            separators=(",", ":"),
+        )
+        # A remote queue is for putting only.
+        get_error = OPTION_NOT_VALID_FOR_TYPE
+        path.append(xmitq)
+        target = xmitq
+    local = target
+    put_error = 0
+    for record in path:
+        if record.type in ("QL", "QA") and record.attrs.get("PUT", "ENABLED") == "DISABLED":
+            put_error = put_error or PUT_INHIBITED
+        if record.type in ("QL", "QA") and record.attrs.get("GET", "ENABLED") == "DISABLED" and record.type != "QR":
+            get_error = get_error or GET_INHIBITED
+    if manager.status.get("state", "STARTED") != "STARTED":
+        put_error = get_error = Q_MGR_NOT_AVAILABLE
+    attrs = local.attrs
+    maxdepth = int(attrs.get("MAXDEPTH", 0))
+    qdepthhi = int(attrs.get("QDEPTHHI", 0))
+    memory = attrs.get("COMMON", "NO") != "YES"
+    hi_depth = max(1, -(-maxdepth * qdepthhi // 100)) if maxdepth and qdepthhi and memory else 0
+    return Resolved(
+        system=system,
+        qmgr=manager,
+        opened=opened,
+        local=local,
+        header=header,
+        put_error=put_error,
+        get_error=get_error,
+        default_persistent=opened.attrs.get("DEFPSIST", "NO") == "YES",
+        maxmsgl=int(attrs.get("MAXMSGL", manager.attrs.get("MAXMSGL", 4194304))),
+        qmgr_maxmsgl=int(manager.attrs.get("MAXMSGL", 4194304)),
+        maxdepth=maxdepth,
+        compsize=int(attrs.get("COMPSIZE", 0)),
+        memory=memory,
+        qdepthhi=qdepthhi,
+        hi_depth=hi_depth,
+        accelerator=system.has_accelerator,
+        swb=swb_settings(system),
+    )
+
+
+def inflate(codec: str, stored: bytes, length: int, msgid: bytes) -> bytes:
+    """The original bytes of a stored message; MQError 2195 when they cannot be had."""
+    if not codec:
+        return stored
+    try:
+        data = codecs.decompress(codec, stored, max_length=length)
+    except codecs.CodecError as exc:
+        raise MQError(
+            UNEXPECTED_ERROR, f"stored compressed data of message {format_id(msgid)} does not inflate ({exc})"
+        ) from None
+    if len(data) != length:
+        raise MQError(
+            UNEXPECTED_ERROR,
+            f"message {format_id(msgid)} inflates to {len(data)} bytes, not its original {length}",
+        )
+    return data
+
+
+def set_inflight(tx: Transaction, system: str, xmitq: str, row_ids: list[int]) -> None:
+    """Marks the messages of a channel batch in flight on a transmission queue (never
+    swept); an empty list ends the batch. For the channel engine."""
+    record = tx.get_object(system, "QL", xmitq)
+    if record is None:
+        return
+    if row_ids:
+        record.status["inflight"] = list(row_ids)
+    else:
+        record.status.pop("inflight", None)
+    tx.put_status(record)
+
+
+_INSERT = (
+    "INSERT INTO messages (system, queue, priority, msgid, correlid, persistent, put_time, expiry, "
+    "original_length, stored_length, codec, header, payload, swbs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_SYNC = (
+    "SELECT c.version, q.depth, q.hi_warned, (SELECT coalesce(sum(swbs), 0) FROM queue_stats WHERE system = ?1) "
+    "FROM engine_config c LEFT JOIN queue_stats q ON q.system = ?1 AND q.queue = ?2"
+)
+_MAX_COUNT = 0xFFFFFFFF
+GET_COUNT_GROUP = 32  # plain gets counted in the store per statement
+_VERSION = "SELECT version FROM engine_config"
+_COLUMNS = (
+    "id, priority, msgid, correlid, persistent, put_time, expiry, original_length, stored_length, codec, swept, "
+    "header, payload"
+)
+_GET_STATS = (
+    "UPDATE queue_stats SET t_gets = t_gets + ?, i_gets = i_gets + ?, t_decomp = t_decomp + ?, "
+    "i_decomp = i_decomp + ?, t_decomp_hw = t_decomp_hw + ?, t_decomp_sw = t_decomp_sw + ?, "
+    "t_swept_search = t_swept_search + ?, i_swept_search = i_swept_search + ?, read_ios = read_ios + ?, "
+    "expired = expired + ? WHERE system = ? AND queue = ?"
+)
+
+
+class QueueHandle:
+    """An open queue (MQOPEN) of one z/TPF system, for putting or getting."""
+
+    def __init__(self, store: Store, clock: Clock, system: str, queue: str) -> None:
+        self.store = store
+        self.clock = clock
+        self.system_name = system
+        self.queue_name = queue
+        self.resolved: Resolved | None = None
+        self._version = -1
+        self._tx: Transaction | None = None
+        self._depth = 0
+        self._hi_warned = 0
+        self._system_swbs = 0
+        self._prefix: bytes | None = None
+        self._count = _MAX_COUNT
+        # Plain gets are counted in the store in groups (one statement per group, not per
+        # get): `_pending` from committed transactions, `_in_tx` from the current one.
+        self._pending = 0
+        self._in_tx = 0
+        self._gtx: Transaction | None = None
+        self._pending_queue = ""
+        self._flush_due = 0.0
+        self._get_sql: dict[tuple[bool, bool, bool], str] = {}
+
+    # -- open / close -------------------------------------------------------------
+    def open(self, tx: Transaction) -> Resolved:
+        """MQOPEN: resolves the name (MQError when it cannot be) and counts the open."""
+        resolved = self._resolve(tx)
+        if resolved.put_error == Q_MGR_NOT_AVAILABLE:
+            raise MQError(Q_MGR_NOT_AVAILABLE, f"queue manager {resolved.qmgr.name} is stopped")
+        tx.conn.execute(
+            "UPDATE queue_stats SET opens = opens + 1 WHERE system = ? AND queue = ?",
+            (self.system_name, resolved.local.name),
+        )
+        self._number(tx, resolved)
+        now = self.clock.timestamp()
+        schedule_timers(tx, self.system_name, now)
+        return resolved
+
+    def _number(self, tx: Transaction, resolved: Resolved) -> None:
+        """Gives the handle its number in the store (the middle of its message ids)."""
+        tx.conn.execute("UPDATE engine_config SET handles = handles + 1")
+        number = int(tx.conn.execute("SELECT handles FROM engine_config").fetchone()[0])
+        self._prefix = msgid_prefix(resolved.qmgr.name, number)
+        self._count = 0
+
+    def close(self, tx: Transaction) -> None:
+        """MQCLOSE (writes the get counts not written yet)."""
+        if self._pending or (self._in_tx and tx is self._gtx):
+            self._flush_gets(tx)
+        if self.resolved is not None:
+            tx.conn.execute(
+                "UPDATE queue_stats SET closes = closes + 1 WHERE system = ? AND queue = ?",
+                (self.system_name, self.resolved.local.name),
+            )
+
+    def _resolve(self, tx: Transaction) -> Resolved:
+        self._version = int(tx.conn.execute(_VERSION).fetchone()[0])
+        self.resolved = resolve(tx, self.system_name, self.queue_name)
+        return self.resolved
+
+    def _sync(self, tx: Transaction) -> Resolved:
+        """Once per transaction: the definitions (if changed) and the queue's live figures."""
+        resolved = self.resolved
+        for _ in range(2):
+            local = resolved.local.name if resolved is not None else ""
+            row = tx.conn.execute(_SYNC, (self.system_name, local)).fetchone()
+            if resolved is None or row[0] != self._version or row[1] is None:
+                resolved = self._resolve(tx)
+                continue
+            self._depth, self._hi_warned, self._system_swbs = row[1], row[2], row[3]
+            self._tx = tx
+            return resolved
+        raise MQError(UNKNOWN_OBJECT_NAME, f"queue {self.queue_name} was deleted")
+
+    # -- put ----------------------------------------------------------------------
+    def put(self, tx: Transaction, payload: bytes, options: PutOptions) -> PutResult:
+        """MQPUT in the caller's transaction; MQError when the queue manager refuses."""
+        resolved = self.resolved
+        if tx is not self._tx or resolved is None:
+            resolved = self._sync(tx)
+        if resolved.put_error:
+            raise MQError(resolved.put_error, self._why_not(resolved, "put"))
+        length = len(payload)
+        if length > resolved.maxmsgl:
+            raise MQError(MSG_TOO_BIG_FOR_Q, f"{length} bytes, MAXMSGL of {resolved.local.name} is {resolved.maxmsgl}")
+        if length > resolved.qmgr_maxmsgl:
+            raise MQError(MSG_TOO_BIG_FOR_Q_MGR, f"{length} bytes, queue manager MAXMSGL is {resolved.qmgr_maxmsgl}")
+        if resolved.maxdepth and self._depth >= resolved.maxdepth:
+            raise MQError(Q_FULL, f"{resolved.local.name} holds MAXDEPTH {resolved.maxdepth} messages")
+        stored, codec, micros = payload, "", 0
+        if resolved.compsize and length >= resolved.compsize and resolved.accelerator:
+            clock = self.clock
+            started = clock.perf()
+            packed = codecs.compress(QUEUE_CODEC, payload)
+            micros = int((clock.perf() - started) * 1_000_000)
+            # Kept only when smaller; otherwise the message counts as not compressed.
+            if len(packed) < length:
+                stored, codec = packed, QUEUE_CODEC
+            else:
+                micros = 0
+        stored_length = len(stored)
+        swbs = 0
+        if resolved.memory:
+            swbs = swbs_for(stored_length, resolved.swb.swbsize)
+            if self._system_swbs + swbs > resolved.swb.pool:
+                self._swb_shortage(tx, resolved)
+                raise MQError(Q_FULL, f"SWB pool exhausted ({self._system_swbs} of {resolved.swb.pool} in use)")
+        if self._count >= _MAX_COUNT or self._prefix is None:
+            self._number(tx, resolved)
+        self._count += 1
+        msgid = options.msgid
+        if msgid is None:
+            msgid = self._prefix + self._count.to_bytes(4, "big")  # type: ignore[operator]
+        persistent = resolved.default_persistent if options.persistent is None else options.persistent
+        now = self.clock.timestamp()
+        local = resolved.local.name
+        cursor = tx.conn.execute(
+            _INSERT,
+            (
+                self.system_name,
+                local,
+                options.priority,
+                msgid,
+                options.correlid,
+                1 if persistent else 0,
+                now,
+                None if options.expiry is None else now + options.expiry,
+                length,
+                stored_length,
+                codec,
+                resolved.header,
+                stored,
+                swbs,
+            ),
+        )
+        self._depth += 1
+        if micros:
+            tx.conn.execute(
+                "UPDATE queue_stats SET t_comp_us = t_comp_us + ?1, i_comp_us = i_comp_us + ?1 "
+                "WHERE system = ?2 AND queue = ?3",
+                (micros, self.system_name, local),
+            )
+        if resolved.hi_depth and not self._hi_warned and self._depth >= resolved.hi_depth:
+            self._hi_warned = 1
+            from mqtool.engine.monitor import qdepthhi_reached
+
+            qdepthhi_reached(tx, resolved.system, local, self._depth, resolved, now)
+        if swbs:
+            self._system_swbs += swbs
+            if self._system_swbs >= resolved.swb.high:
+                self._sweep(tx, resolved, now)
+        return PutResult(cursor.lastrowid or 0, msgid, length, stored_length, codec, persistent, swbs)
+
+    def _why_not(self, resolved: Resolved, what: str) -> str:
+        if resolved.put_error == Q_MGR_NOT_AVAILABLE:
+            return f"queue manager {resolved.qmgr.name} is stopped"
+        if what == "get" and resolved.get_error == OPTION_NOT_VALID_FOR_TYPE:
+            return f"{self.queue_name} is a remote queue definition (QR): messages cannot be got from it"
+        return f"{what.upper()}-DISABLED on {self.queue_name}"
+
+    def _sweep(self, tx: Transaction, resolved: Resolved, now: float) -> None:
+        from mqtool.engine import sweeper
+
+        held = tx.conn.execute("SELECT sweep_held FROM engine_state WHERE system = ?", (self.system_name,)).fetchone()
+        if held is not None and held[0]:
+            return  # the last sweep could not reach SWEEPLO; the monitor retries
+        outcome = sweeper.sweep(tx, resolved.system, now, resolved.swb)
+        self._system_swbs = outcome.after
+
+    def _swb_shortage(self, tx: Transaction, resolved: Resolved) -> None:
+        from mqtool.engine.monitor import swb_shortage
+
+        swb_shortage(tx, resolved.system, resolved.local.name, self._system_swbs, resolved.swb, self.clock.timestamp())
+
+    # -- get / browse -------------------------------------------------------------
+    def get(
+        self,
+        tx: Transaction,
+        selector: Selector | None = None,
+        browse: bool = False,
+        after: tuple[int, int] | None = None,
+    ) -> Message | None:
+        """MQGET (or a browse past `after` = (priority, row id)); None when no message
+        matches (MQRC 2033). Expired messages passed over are removed. MQError when the
+        queue cannot be got from or a stored message cannot be inflated (it stays)."""
+        resolved = self.resolved if self.resolved is not None else self._resolve(tx)
+        conn = tx.conn
+        while True:
+            if resolved.get_error:
+                raise MQError(resolved.get_error, self._why_not(resolved, "get"))
+            sql, params = self._select(resolved.local.name, selector, after)
+            row = conn.execute(sql, params).fetchone()
+            version = row[0] if row is not None else conn.execute(_VERSION).fetchone()[0]
+            if version != self._version:
+                resolved = self._resolve(tx)
+                continue
+            if row is None:
+                return None
+            (_, row_id, priority, msgid, correlid, persistent, put_time, expiry, length, stored_length, codec, swept,
+             header, stored) = row  # fmt: skip
+            local = resolved.local.name
+            if expiry is not None and expiry <= self.clock.timestamp():
+                conn.execute("DELETE FROM messages WHERE id = ?", (row_id,))
+                conn.execute(_GET_STATS, (0, 0, 0, 0, 0, 0, 0, 0, 0, 1, self.system_name, local))
+                continue
+            payload = inflate(codec, stored, length, msgid)
+            inflated = ("hardware" if resolved.accelerator else "software") if codec else ""
+            read_ios = file_ios(stored_length) if swept else 0
+            if not browse:
+                conn.execute("DELETE FROM messages WHERE id = ?", (row_id,))
+            if not browse and not codec and not swept:
+                self._count_get(tx, local)
+            elif not browse or codec or swept:
+                got = 0 if browse else 1
+                decomp = 1 if codec else 0
+                hardware = 1 if inflated == "hardware" else 0
+                search = 1 if swept else 0
+                conn.execute(
+                    _GET_STATS,
+                    (got, got, decomp, decomp, hardware, decomp - hardware, search, search, read_ios, 0,
+                     self.system_name, local),
+                )  # fmt: skip
+                if read_ios:
+                    conn.execute(
+                        "UPDATE engine_state SET read_ios = read_ios + ? WHERE system = ?", (read_ios, self.system_name)
+                    )
+            return Message(
+                row_id=row_id,
+                msgid=msgid,
+                correlid=correlid,
+                priority=priority,
+                persistent=bool(persistent),
+                put_time=put_time,
+                expiry=expiry,
+                length=length,
+                stored=stored_length,
+                codec=codec,
+                swept=bool(swept),
+                header=json.loads(header) if header != "{}" else {},
+                payload=payload,
+                inflated=inflated,
+            )
+
+    def _count_get(self, tx: Transaction, local: str) -> None:
+        if tx is not self._gtx:
+            self._pending += self._in_tx
+            self._in_tx = 0
+            self._gtx = tx
+        if local != self._pending_queue and (self._pending or self._in_tx):
+            self._flush_gets(tx)
+        self._pending_queue = local
+        self._in_tx += 1
+        if self._pending + self._in_tx >= GET_COUNT_GROUP or self.clock.timestamp() >= self._flush_due:
+            self._flush_gets(tx)
+
+    def _flush_gets(self, tx: Transaction) -> None:
+        """Writes the gets counted so far, so the monitor's next interval sees them."""
+        count = self._pending + (self._in_tx if tx is self._gtx else 0)
+        if count:
+            tx.conn.execute(_GET_STATS, (count, count, 0, 0, 0, 0, 0, 0, 0, 0, self.system_name, self._pending_queue))
+        self._pending = 0
+        if tx is self._gtx:
+            self._in_tx = 0
+        row = tx.conn.execute(
+            "SELECT due FROM timers WHERE system = ? AND name = ?", (self.system_name, MONITOR_TIMER)
+        ).fetchone()
+        self._flush_due = float(row[0]) if row is not None else self.clock.timestamp() + INTERVAL
+
+    def rolled_back(self) -> None:
+        """The caller's transaction rolled back: the gets in it did not happen."""
+        self._in_tx = 0
+        self._gtx = None
+
+    def _select(
+        self, local: str, selector: Selector | None, after: tuple[int, int] | None
+    ) -> tuple[str, tuple[object, ...]]:
+        if selector is None:
+            selector = _ANY
+        key = (selector.msgid is not None, selector.correlid is not None, after is not None)
+        sql = self._get_sql.get(key)
+        if sql is None:
+            where = "system = ? AND queue = ?"
+            if key[0]:
+                where += " AND msgid = ?"
+            if key[1]:
+                where += " AND correlid = ?"
+            if key[2]:
+                where += " AND (priority < ? OR (priority = ? AND id > ?))"
+            sql = (
+                f"SELECT (SELECT version FROM engine_config), {_COLUMNS} FROM messages WHERE {where} "
+                "ORDER BY priority DESC, id LIMIT 1"
+            )
+            self._get_sql[key] = sql
+        params: list[object] = [self.system_name, local]
+        if selector.msgid is not None:
+            params.append(selector.msgid)
+        if selector.correlid is not None:
+            params.append(selector.correlid)
+        if after is not None:
+            params += [after[0], after[0], after[1]]
+        return sql, tuple(params)
+
+
+def schedule_timers(tx: Transaction, system: str, now: float) -> None:
+    """The MQ monitor and the checkpoint run every 5 s while a queue manager exists."""
+    from mqtool.engine.tick import schedule
+
+    tx.conn.execute("INSERT OR IGNORE INTO engine_state (system) VALUES (?)", (system,))
+    schedule(tx, system, MONITOR_TIMER, now + INTERVAL)
+    schedule(tx, system, CHECKPOINT_TIMER, now + INTERVAL)
+
+
+# -- streams: the commit policy ----------------------------------------------------
+BATCH_MESSAGES = 1000  # non-persistent messages per commit
+BATCH_BYTES = 8 * 1024 * 1024
+
+
+@dataclass
+class StreamResult:
+    count: int = 0
+    error: MQError | None = None
+
+
+def put_stream(
+    handle: QueueHandle,
+    items: Iterable[tuple[bytes, PutOptions]],
+    on_commit: Callable[[list[PutResult]], None],
+    between: Callable[[], None] | None = None,
+    batch_messages: int = BATCH_MESSAGES,
+) -> StreamResult:
+    """Puts every item; a persistent message commits on its own, non-persistent ones in
+    batches. `on_commit` hears of each message only after its commit (so an
+    acknowledgement means it is stored); `between` runs between transactions (timers).
+    Stops at the first refusal, which it returns; the messages before it stay put."""
+    store = handle.store
+    result = StreamResult()
+    iterator: Iterator[tuple[bytes, PutOptions]] = iter(items)
+    opened = done = False
+    while not done:
+        committed: list[PutResult] = []
+        with store.transaction() as tx:
+            if not opened:
+                try:
+                    handle.open(tx)
+                except MQError as error:
+                    result.error = error
+                    return result
+                opened = True
+            size = 0
+            while True:
+                item = next(iterator, None)
+                if item is None:
+                    handle.close(tx)
+                    done = True
+                    break
+                try:
+                    put = handle.put(tx, item[0], item[1])
+                except MQError as error:
+                    result.error = error
+                    handle.close(tx)
+                    done = True
+                    break
+                committed.append(put)
+                size += put.length
+                if put.persistent or len(committed) >= batch_messages or size >= BATCH_BYTES:
+                    break
+        result.count += len(committed)
+        if committed:
+            on_commit(committed)
+        if between is not None and not done:
+            between()
+    return result
+
+
+def get_stream(
+    handle: QueueHandle,
+    deliver: Callable[[Message], None],
+    count: int | None = 1,
+    selector: Selector | None = None,
+    browse: bool = False,
+    wait: float = 0.0,
+    between: Callable[[], None] | None = None,
+    batch_messages: int = 64,
+    batch_bytes: int = 4 * 1024 * 1024,
+) -> StreamResult:
+    """Gets (or browses) up to `count` messages (None: all), handing each to `deliver`
+    before the transaction that removes it commits: a message is never lost, and after
+    a crash it may be delivered again. A persistent get commits on its own. With `wait`,
+    an empty queue is polled for up to that many seconds for the next message."""
+    store = handle.store
+    result = StreamResult()
+    opened = False
+    after: tuple[int, int] | None = None
+    deadline: float | None = None
+    pause = 0.01
+    while count is None or result.count < count:
+        found = 0
+        with store.transaction() as tx:
+            if not opened:
+                try:
+                    handle.open(tx)
+                except MQError as error:
+                    result.error = error
+                    return result
+                opened = True
+            size = 0
+            try:
+                while count is None or result.count < count:
+                    try:
+                        message = handle.get(tx, selector, browse, after)
+                    except MQError as error:
+                        result.error = error
+                        break
+                    if message is None:
+                        break
+                    deliver(message)
+                    found += 1
+                    result.count += 1
+                    size += message.length
+                    if browse:
+                        after = (message.priority, message.row_id)
+                    if (message.persistent and not browse) or found >= batch_messages or size >= batch_bytes:
+                        break
+            except BaseException:
+                handle.rolled_back()  # the transaction rolls back: its gets did not happen
+                raise
+        if result.error is not None:
+            break
+        if found:
+            deadline = None
+            pause = 0.01
+            if between is not None:
+                between()
+            continue
+        if wait <= 0:
+            break
+        if deadline is None:
+            deadline = time.monotonic() + wait
+        if time.monotonic() >= deadline:
+            break
+        time.sleep(min(pause, max(0.0, deadline - time.monotonic())))
+        pause = min(pause * 2, 0.2)
+        if between is not None:
+            between()
+    if opened:
+        with store.transaction() as tx:
+            handle.close(tx)
+    return result

@@ -1,0 +1,138 @@
+"""The z/TPF MQ sweeper: when a system's SWBs in use reach SWEEPHI percent of SWBPOOL it
+moves in-memory messages to file, oldest first from the memory queues holding the most
+SWBs, until usage falls to SWEEPLO percent. Each sweep is recorded (table `sweeps`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from mqtool.engine.console import console
+from mqtool.engine.figures import SwbSettings, swb_settings, system_swbs
+from mqtool.state import SystemRecord, Transaction
+
+_FETCH = 256  # rows read at a time while choosing what to sweep
+
+
+@dataclass
+class SweepOutcome:
+    before: int
+    after: int
+    messages: int = 0
+    ios: int = 0
+    aborted: bool = False
+    queues: dict[str, int] = field(default_factory=dict)  # queue -> messages swept
+
+
+def sweep(tx: Transaction, system: SystemRecord, now: float, settings: SwbSettings | None = None) -> SweepOutcome:
+    """One sweep, in the caller's transaction; counts an aborted sweep when the
+    messages that may be swept are not enough to get down to SWEEPLO."""
+    from mqtool.engine.queue import file_ios
+
+    settings = settings or swb_settings(system)
+    conn = tx.conn
+    before = system_swbs(tx, system.name)
+    outcome = SweepOutcome(before, before)
+    need = before - settings.low
+    definitions = {record.name: record for record in tx.objects(system.name, "QL")}
+    holders = conn.execute(
+        "SELECT queue, swbs FROM queue_stats WHERE system = ? AND swbs > 0 ORDER BY swbs DESC, queue",
+        (system.name,),
+    ).fetchall()
+    blocked: list[str] = []
+    for queue, _held in holders:
+        if need <= 0:
+            break
+        record = definitions.get(queue)
+        if record is None or record.attrs.get("COMMON", "NO") == "YES":
+            continue
+        if record.attrs.get("SWEEP", "YES") == "NO":
+            blocked.append(queue)
+            continue
+        # Messages of a channel batch in flight stay in memory (the channel engine lists them).
+        inflight = set(record.status.get("inflight", ())) if record.attrs.get("USAGE") == "XMITQ" else set()
+        chosen: list[tuple[int]] = []
+        freed = ios = 0
+        cursor = conn.execute(
+            "SELECT id, swbs, stored_length FROM messages WHERE system = ? AND queue = ? AND swept = 0 ORDER BY id",
+            (system.name, queue),
+        )
+        while need > 0:
+            rows = cursor.fetchmany(_FETCH)
+            if not rows:
+                break
+            for row_id, swbs, stored in rows:
+                if row_id in inflight:
+                    continue
+                chosen.append((row_id,))
+                freed += swbs
+                ios += file_ios(stored)
+                need -= swbs
+                if need <= 0:
+                    break
+        cursor.close()
+        if inflight and need > 0:
+            blocked.append(queue)
+        if not chosen:
+            continue
+        conn.executemany("UPDATE messages SET swept = 1 WHERE id = ?", chosen)
+        conn.execute(
+            "UPDATE queue_stats SET swept_msgs = swept_msgs + ?, sweep_ios = sweep_ios + ? "
+            "WHERE system = ? AND queue = ?",
+            (len(chosen), ios, system.name, queue),
+        )
+        outcome.messages += len(chosen)
+        outcome.ios += ios
+        outcome.after -= freed
+        outcome.queues[queue] = len(chosen)
+    outcome.aborted = outcome.after > settings.low
+    if outcome.aborted:
+        for queue in blocked:
+            conn.execute(
+                "UPDATE queue_stats SET aborted_sweeps = aborted_sweeps + 1 WHERE system = ? AND queue = ?",
+                (system.name, queue),
+            )
+    conn.execute("INSERT OR IGNORE INTO engine_state (system) VALUES (?)", (system.name,))
+    conn.execute(
+        "UPDATE engine_state SET sweeps = sweeps + 1, aborted_sweeps = aborted_sweeps + ?, "
+        "swept_msgs = swept_msgs + ?, sweep_ios = sweep_ios + ?, sweep_held = ? WHERE system = ?",
+        (int(outcome.aborted), outcome.messages, outcome.ios, int(outcome.aborted), system.name),
+    )
+    conn.execute(
+        "INSERT INTO sweeps (system, time, swbs_before, swbs_after, messages, ios, aborted) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (system.name, now, before, outcome.after, outcome.messages, outcome.ios, int(outcome.aborted)),
+    )
+    if outcome.messages:
+        console(
+            tx,
+            system,
+            now,
+            "MQSC0201I",
+            messages=outcome.messages,
+            queues=len(outcome.queues),
+            swbs=before - outcome.after,
+            ios=outcome.ios,
+            after=outcome.after,
+            pool=settings.pool,
+        )
+    if outcome.aborted:
+        console(
+            tx,
+            system,
+            now,
+            "MQSC0202W",
+            after=outcome.after,
+            pool=settings.pool,
+            sweeplo=settings.sweeplo,
+            holders=", ".join(f"QL-{name}" for name in blocked) or "NO QUEUE",
+        )
+    return outcome
+
+
+def sweeps_between(tx: Transaction, system: str, start: float, end: float) -> list[tuple[float, int, int, int]]:
+    """The sweeps of a system in [start, end]: (time, messages, ios, aborted)."""
+    rows = tx.conn.execute(
+        "SELECT time, messages, ios, aborted FROM sweeps WHERE system = ? AND time >= ? AND time <= ? ORDER BY id",
+        (system, start, end),
+    ).fetchall()
+    return [(float(r[0]), int(r[1]), int(r[2]), int(r[3])) for r in rows]

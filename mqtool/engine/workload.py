@@ -1,0 +1,363 @@
+"""Workload in scripts: the `.put`, `.get` and `.console` directives, and the payload
+sources (`--file`, `--data`, generated) that `mqtool put` shares with them."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from mqtool.clock import ClockError, parse_duration
+from mqtool.engine import payload as payload_module
+from mqtool.engine.queue import (
+    Message,
+    PutOptions,
+    PutResult,
+    QueueHandle,
+    Selector,
+    format_id,
+    get_stream,
+    parse_id,
+    put_stream,
+)
+from mqtool.engine.reasons import NO_MSG_AVAILABLE, describe
+from mqtool.messages import ECHO
+from mqtool.response import FAILED, SYNTAX, Response
+
+if TYPE_CHECKING:
+    from mqtool.parse.command import Directive
+    from mqtool.session import Session
+    from mqtool.state import SystemRecord
+
+DEFAULT_SIZE = 1024  # generated payloads when no size is given
+PREVIEW = 40  # characters of a text payload shown by .get
+_BLANKS = {ord("\n"): " ", ord("\r"): " ", ord("\t"): " "}
+
+
+class WorkloadError(ValueError):
+    """A put's payload options or input that cannot be used."""
+
+
+@dataclass
+class PayloadSpec:
+    """Where the payloads of a put come from."""
+
+    files: tuple[str, ...] = ()
+    data: tuple[str, ...] = ()
+    pattern: str | None = None
+    size: int | None = None
+    count: int | None = None
+    seed: int = 0
+
+    def check(self) -> None:
+        generated = self.pattern is not None or self.size is not None
+        if generated and (self.files or self.data):
+            raise WorkloadError("give a generated payload (pattern, size) or files/data, not both")
+        if self.files and self.data:
+            raise WorkloadError("give files or data, not both")
+        if self.pattern is not None and self.pattern not in payload_module.PATTERNS:
+            raise WorkloadError(f"pattern {self.pattern!r} unknown; patterns: {', '.join(payload_module.PATTERNS)}")
+        if self.size is not None and self.size < 0:
+            raise WorkloadError("size must be 0 or more")
+        if self.count is not None and self.count < 0:
+            raise WorkloadError("count must be 0 or more")
+
+    @property
+    def generated(self) -> bool:
+        return not self.files and not self.data
+
+    def total(self) -> int:
+        """How many messages the spec makes."""
+        count = 1 if self.count is None else self.count
+        if self.generated:
+            return count
+        return count * (len(self.files) + len(self.data))
+
+    def payloads(self) -> Iterator[bytes]:
+        """The payloads, lazily (a file is read when its turn comes)."""
+        count = 1 if self.count is None else self.count
+        if self.generated:
+            pattern = self.pattern or "xml"
+            size = DEFAULT_SIZE if self.size is None else self.size
+            generate = payload_module.generate
+            for index in range(count):
+                yield generate(pattern, size, self.seed, index)
+            return
+        for text in self.data:
+            raw = text.encode("utf-8")
+            for _ in range(count):
+                yield raw
+        for name in self.files:
+            raw = read_file(name)
+            for _ in range(count):
+                yield raw
+
+
+def read_file(name: str) -> bytes:
+    try:
+        return Path(name).read_bytes()
+    except OSError as exc:
+        raise WorkloadError(f"cannot read {name}: {exc.strerror or exc}") from exc
+
+
+def route(handle: QueueHandle) -> str:
+    """How the opened name resolved, when it is not a local queue: ` (QR-X, XMITQ Y)`."""
+    resolved = handle.resolved
+    if resolved is None or resolved.opened.type == "QL":
+        return ""
+    target = resolved.local.name
+    if resolved.opened.type == "QR":
+        return f" (QR-{resolved.opened.name} via transmission queue {target})"
+    return f" (QA-{resolved.opened.name} resolved to {target})"
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+@dataclass
+class PutTally:
+    count: int = 0
+    length: int = 0
+    stored: int = 0
+    compressed: int = 0
+    persistent: int = 0
+
+    def add(self, results: list[PutResult]) -> None:
+        for result in results:
+            self.count += 1
+            self.length += result.length
+            self.stored += result.stored
+            self.compressed += 1 if result.codec else 0
+            self.persistent += 1 if result.persistent else 0
+
+    def fields(self, queue: str, route_text: str) -> dict[str, object]:
+        return {
+            "messages": plural(self.count, "message"),
+            "queue": queue,
+            "route": route_text,
+            "length": self.length,
+            "stored": self.stored,
+            "compressed": self.compressed,
+            "persistent": self.persistent,
+        }
+
+
+# -- directives --------------------------------------------------------------------
+def _ztpf(session: Session, directive: Directive, current: SystemRecord | None) -> SystemRecord | Response:
+    if current is None or current.platform != "ztpf":
+        response = Response(status=FAILED)
+        name = current.name if current else "(none)"
+        response.add("MQT0003E", name=directive.name, reason=f"needs a z/TPF system; the current system is {name}")
+        return response
+    return current
+
+
+def _usage(directive: Directive, reason: str) -> Response:
+    response = Response(status=SYNTAX)
+    response.add("MQT0003E", name=directive.name, reason=reason)
+    return response
+
+
+def _integer(directive: Directive, key: str, low: int, high: int | None = None) -> int | None:
+    raw = directive.options.get(key)
+    if raw is None:
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        raise WorkloadError(f"{key}={raw} is not a number") from None
+    if value < low or (high is not None and value > high):
+        span = f"{low}-{high}" if high is not None else f"{low} or more"
+        raise WorkloadError(f"{key}={raw} is out of range ({span})")
+    return value
+
+
+def _yes_no(directive: Directive, key: str) -> bool | None:
+    raw = directive.options.get(key)
+    if raw is None:
+        return None
+    value = raw.strip().lower()
+    if value in ("yes", "y", "true", "1"):
+        return True
+    if value in ("no", "n", "false", "0"):
+        return False
+    raise WorkloadError(f"{key}={raw} must be yes or no")
+
+
+def _ids(directive: Directive) -> tuple[bytes | None, bytes | None]:
+    try:
+        msgid = parse_id(directive.options["msgid"]) if "msgid" in directive.options else None
+        correlid = parse_id(directive.options["correlid"]) if "correlid" in directive.options else None
+    except ValueError as exc:
+        raise WorkloadError(str(exc)) from None
+    return msgid, correlid
+
+
+def do_put(session: Session, directive: Directive, current: SystemRecord | None) -> Response:
+    """`.put QUEUE [count=N] [size=N] [pattern=P] [persistent=yes] [seed=N] [file=PATH]
+    [data='text'] [priority=N] [msgid=ID] [correlid=ID] [expiry=DURATION] [every=DURATION]`"""
+    system = _ztpf(session, directive, current)
+    if isinstance(system, Response):
+        return system
+    if len(directive.args) != 1:
+        return _usage(directive, "usage: .put QUEUE [count=N] [size=N] [pattern=xml] ... (.help .put)")
+    queue = directive.args[0].upper()
+    try:
+        spec = PayloadSpec(
+            files=(directive.options["file"],) if "file" in directive.options else (),
+            data=(directive.options["data"],) if "data" in directive.options else (),
+            pattern=directive.options["pattern"].lower() if "pattern" in directive.options else None,
+            size=_integer(directive, "size", 0),
+            count=_integer(directive, "count", 0),
+            seed=_integer(directive, "seed", 0) or 0,
+        )
+        spec.check()
+        msgid, correlid = _ids(directive)
+        every = parse_duration(directive.options["every"]) if "every" in directive.options else 0.0
+        expiry = parse_duration(directive.options["expiry"]) if "expiry" in directive.options else None
+        options = PutOptions(
+            persistent=_yes_no(directive, "persistent"),
+            priority=_integer(directive, "priority", 0, 9) or 0,
+            msgid=msgid,
+            correlid=correlid or bytes(24),
+            expiry=expiry,
+        )
+        if spec.files:
+            read_file(spec.files[0])  # an unreadable file is a usage error before anything is put
+    except (WorkloadError, ClockError) as error:
+        return _usage(directive, str(error))
+    handle = QueueHandle(session.store, session.clock, system.name, queue)
+    tally = PutTally()
+    clock = session.clock
+    start = clock.timestamp()
+    pace: Callable[[], None] | None = None
+    if every > 0:
+        counter = [0]
+        wall_start = time.monotonic()
+
+        def pace() -> None:
+            counter[0] += 1
+            if clock.frozen:
+                clock.advance(max(0.0, start + counter[0] * every - clock.timestamp()))
+            else:
+                time.sleep(max(0.0, wall_start + counter[0] * every - time.monotonic()))
+            session.tick()
+
+    items = ((data, options) for data in spec.payloads())
+    result = put_stream(handle, items, tally.add, between=pace, batch_messages=1 if every > 0 else 1000)
+    response = Response(status=FAILED if result.error else "ok")
+    if tally.count or result.error is None:
+        response.add("MQT0101I", **tally.fields(queue, route(handle)))
+    if every > 0 and tally.count:
+        _sweep_summary(session, system.name, start, clock.timestamp(), tally.count, response)
+    if result.error is not None:
+        response.add("MQT0120E", action="Put to", queue=queue, reason=str(result.error))
+    return response
+
+
+def _sweep_summary(session: Session, system: str, start: float, end: float, count: int, response: Response) -> None:
+    from mqtool.engine.sweeper import sweeps_between
+
+    with session.store.transaction(write=False) as tx:
+        sweeps = sweeps_between(tx, system, start, end)
+    if not sweeps:
+        return
+    times = [row[0] for row in sweeps]
+    interval = (times[-1] - times[0]) / (len(times) - 1) if len(times) > 1 else 0.0
+    swept = sum(row[1] for row in sweeps)
+    ios = sum(row[2] for row in sweeps)
+    response.add(
+        "MQT0103I",
+        sweeps=len(sweeps),
+        interval=f"{interval:.2f}",
+        swept=swept,
+        ios=ios,
+        per_message=f"{ios / count:.2f}",
+    )
+
+
+def get_line(verb: str, queue: str, number: int, message: Message) -> dict[str, object]:
+    """The fields of MQT0110I: one message got or browsed."""
+    stored = ""
+    if message.codec:
+        stored = f" (stored {message.stored}, inflated in {message.inflated})"
+    data = ", binary"
+    try:
+        text = message.payload.decode("utf-8")
+    except UnicodeDecodeError:
+        text = None
+    if text is not None:
+        # Line ends and tabs show as blanks; any other control character makes it binary.
+        head = text[:PREVIEW].translate(_BLANKS)
+        if head.isprintable():
+            data = f", data '{head}{'...' if len(text) > PREVIEW else ''}'"
+    return {
+        "verb": verb,
+        "queue": queue,
+        "number": number,
+        "msgid": format_id(message.msgid),
+        "length": message.length,
+        "stored": stored,
+        "persistence": "persistent" if message.persistent else "non-persistent",
+        "priority": message.priority,
+        "swept": ", read back from file" if message.swept else "",
+        "data": data,
+    }
+
+
+def do_get(session: Session, directive: Directive, current: SystemRecord | None) -> Response:
+    """`.get QUEUE [count=N|all] [browse=yes] [msgid=ID] [correlid=ID]`"""
+    system = _ztpf(session, directive, current)
+    if isinstance(system, Response):
+        return system
+    if len(directive.args) != 1:
+        return _usage(directive, "usage: .get QUEUE [count=N|all] [browse=yes]")
+    queue = directive.args[0].upper()
+    try:
+        raw_count = directive.options.get("count", "1").strip().lower()
+        count = None if raw_count == "all" else _integer(directive, "count", 1) or 1
+        browse = bool(_yes_no(directive, "browse"))
+        msgid, correlid = _ids(directive)
+    except WorkloadError as error:
+        return _usage(directive, str(error))
+    verb = "Browsed" if browse else "Got"
+    handle = QueueHandle(session.store, session.clock, system.name, queue)
+    response = Response()
+    lines: list[dict[str, object]] = []
+
+    def deliver(message: Message) -> None:
+        lines.append(get_line(verb, queue, len(lines) + 1, message))
+
+    result = get_stream(handle, deliver, count, Selector(msgid, correlid), browse)
+    for fields in lines:
+        response.add("MQT0110I", **fields)
+    if result.error is not None:
+        response.status = FAILED
+        response.add("MQT0120E", action="Browse of" if browse else "Get from", queue=queue, reason=str(result.error))
+    elif count is None:
+        response.add("MQT0112I", queue=queue, reason=describe(NO_MSG_AVAILABLE))
+    elif result.count < count:
+        response.status = FAILED
+        response.add(
+            "MQT0120E", action="Browse of" if browse else "Get from", queue=queue, reason=describe(NO_MSG_AVAILABLE)
+        )
+    return response
+
+
+def do_console(session: Session, directive: Directive, current: SystemRecord | None) -> Response:
+    """`.console [all]`: the console messages raised since the last `.console` (or all)."""
+    if directive.args and [arg.lower() for arg in directive.args] != ["all"]:
+        return _usage(directive, "usage: .console [all]")
+    after = 0 if directive.args else int(session.state.get("console_after", 0))
+    with session.store.transaction(write=False) as tx:
+        rows = tx.console_since(None, after)
+    response = Response()
+    response.add("MQT0130I", count=len(rows))
+    for row_id, system, _when, text in rows:
+        response.add(ECHO, text=f"{system} {text}")
+        after = max(after, row_id)
+    session.state["console_after"] = max(after, int(session.state.get("console_after", 0)))
+    return response
