@@ -10,7 +10,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 import click
 
@@ -26,14 +26,16 @@ if TYPE_CHECKING:
     from prompt_toolkit.output import Output
 
     from mqtool.clock import Clock
+    from mqtool.engine.loop import ConsoleEntry, EngineLoop
     from mqtool.session import Session
 
 HISTORY_FILE = "history"  # in the state directory, shared by every shell on that store
 NO_SYSTEM_PROMPT = "mqtool"
 BANNER = "mqtool shell on {system}: .help lists directives and dialects; END leaves."
 
-# A message id opening a console line: CSMP0097I, MQSC0011E, CSQ9022I, MQT0004I.
-_MESSAGE_ID = re.compile(r"^[A-Z][A-Z0-9]{2,4}[0-9]{3,4}([A-Z])(?=\s|$)")
+# A message id opening a console line (CSMP0097I, MQSC0011E, CSQ9022I, MQT0004I), after
+# the system name that marks a console message of another system.
+_MESSAGE_ID = re.compile(r"^((?:[A-Za-z0-9]{1,8}: )?)([A-Z][A-Z0-9]{2,4}[0-9]{3,4}([A-Z]))(?=\s|$)")
 _BOLD, _RED, _YELLOW, _RESET = "\x1b[1m", "\x1b[31m", "\x1b[33m", "\x1b[0m"
 # IBM severity letters: E error, S severe, W warning, A action needed.
 _SEVERITY_COLOUR = {"E": _RED, "S": _RED, "W": _YELLOW, "A": _YELLOW}
@@ -62,7 +64,7 @@ def shell_command(app: App, system: str | None) -> None:
     session = app.session(system)
     if sys.stdin is None or not sys.stdin.isatty():
         sys.exit(run_batch(session, sys.stdin))
-    shell = OperatorShell(session, app.state_dir, realtime=lambda on_console: start_realtime(app, on_console))
+    shell = OperatorShell(session, app.state_dir, realtime=lambda shell: start_realtime(app, shell))
     sys.exit(shell.run())
 
 
@@ -94,14 +96,25 @@ def run_batch(session: Session, stream: TextIO | None, emit: Callable[[str], Non
 
 # -- the real-time loop ----------------------------------------------------------------
 
-Stopper = Callable[[], None]
-RealTime = Callable[[Callable[[str], None]], Stopper]
+
+class RealTimeLoop(Protocol):
+    def stop(self) -> None: ...
 
 
-def start_realtime(app: App, on_console: Callable[[str], None]) -> Stopper:
+RealTime = Callable[["OperatorShell"], RealTimeLoop]
+
+
+def start_realtime(app: App, shell: OperatorShell) -> EngineLoop:
     """Starts the real-time loop of `mqtool serve` in the background, on its own store
-    connection; console messages go to `on_console`. Returns the function that stops it."""
-    return lambda: None
+    connection and the shell's clock; its console messages go to `shell.console_entry`,
+    its failures to `shell.loop_error`."""
+    from mqtool.engine.loop import EngineLoop, default_services
+
+    loop = EngineLoop(app.state_dir, app.clock, on_entry=shell.console_entry, on_error=shell.loop_error)
+    for service in default_services(loop):
+        loop.add_service(service)
+    loop.start()
+    return loop
 
 
 # -- colour ----------------------------------------------------------------------------
@@ -122,12 +135,12 @@ def colourize(line: str) -> str:
     match = _MESSAGE_ID.match(line)
     if match is None:
         return line
-    ident = match.group(0)
-    colour = _SEVERITY_COLOUR.get(match.group(1), "")
-    rest = line[len(ident) :]
+    system, ident, severity = match.groups()
+    colour = _SEVERITY_COLOUR.get(severity, "")
+    rest = line[match.end() :]
     if colour:
-        return f"{_BOLD}{colour}{ident}{_RESET}{colour}{rest}{_RESET}"
-    return f"{_BOLD}{ident}{_RESET}{rest}"
+        return f"{system}{_BOLD}{colour}{ident}{_RESET}{colour}{rest}{_RESET}"
+    return f"{system}{_BOLD}{ident}{_RESET}{rest}"
 
 
 # -- history ---------------------------------------------------------------------------
@@ -222,6 +235,8 @@ class OperatorShell:
             self.on_terminal = False
         self.colour = colour_wanted(sys.stdout) if colour is None else colour
         self._lock = threading.RLock()  # one response or console message at a time
+        self._loop_errors: set[str] = set()
+        self.loop: RealTimeLoop | None = None
         self.prompt_name = NO_SYSTEM_PROMPT
         self.view = StoreView()
         self.refresh()
@@ -273,23 +288,36 @@ class OperatorShell:
             sys.stderr.write(text + "\n")
             sys.stderr.flush()
 
-    def console(self, text: str) -> None:
-        """An unsolicited console message from the real-time loop (any thread)."""
-        self.write(text.split("\n"))
+    def console_entry(self, entry: ConsoleEntry) -> None:
+        """An unsolicited console message from the real-time loop (its thread). A message
+        of another system than the prompt's is preceded by that system's name."""
+        lines = entry.text.split("\n")
+        if entry.system != self.prompt_name:
+            lines[0] = f"{entry.system}: {lines[0]}"
+        self.write(lines)
+
+    def loop_error(self, text: str) -> None:
+        """A failed iteration of the real-time loop: told once per distinct failure, as
+        the loop retries several times a second."""
+        with self._lock:
+            if text in self._loop_errors:
+                return
+            self._loop_errors.add(text)
+        self.warn(f"mqtool: warning: real-time loop: {text}")
 
     # -- the loop ----------------------------------------------------------------------
     def run(self) -> int:
         """Reads and runs commands until END, EXIT, QUIT or end of input; returns 0."""
         with self._patched():
-            stop = self.realtime(self.console) if self.realtime is not None else None
+            self.loop = self.realtime(self) if self.realtime is not None else None
             try:
                 if self.on_terminal:
                     self.write([BANNER.format(system=self.prompt_name)])
                 while self.read_one():
                     pass
             finally:
-                if stop is not None:
-                    stop()
+                if self.loop is not None:
+                    self.loop.stop()
         return 0
 
     def _patched(self) -> AbstractContextManager[Any]:
@@ -307,7 +335,12 @@ class OperatorShell:
             return True
         except EOFError:  # Ctrl-D on an empty line, or the end of the input
             return False
-        return self.execute_text(text)
+        try:
+            return self.execute_text(text)
+        except KeyboardInterrupt:  # Ctrl-C while a command runs: back to the prompt
+            self.warn("mqtool: interrupted")
+            self.refresh()
+            return True
 
     def execute_text(self, text: str) -> bool:
         """Runs what was entered (continued lines joined by the MQSC file rules); False
@@ -318,9 +351,6 @@ class OperatorShell:
         for source in assemble(text.split("\n")):
             try:
                 outcome = self.session.execute(source.text)
-            except KeyboardInterrupt:
-                self.warn("mqtool: interrupted; the command's transaction was rolled back")
-                break
             except StoreError as exc:
                 self.warn(f"mqtool: error: {exc}")
                 continue

@@ -8,7 +8,9 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
+import threading
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -193,6 +195,25 @@ def test_directives_and_help_go_through_the_session(app: App, capsys: pytest.Cap
     assert "MQT0002E" in out
 
 
+def test_ctrl_c_while_a_command_runs_returns_to_the_prompt(
+    app: App, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mqtool.session import Session
+
+    real = Session.execute
+
+    def execute(self: Session, text: str, check_only: bool = False) -> object:
+        if "LONG" in text:
+            raise KeyboardInterrupt  # as SIGINT would, in the middle of the command
+        return real(self, text, check_only)
+
+    monkeypatch.setattr(Session, "execute", execute)
+    drive(app, ".echo LONG" + ENTER + ".echo next" + ENTER)
+    captured = capsys.readouterr()
+    assert captured.out == "next\n"
+    assert captured.err == "mqtool: interrupted\n"
+
+
 def test_an_internal_error_is_one_line_and_the_shell_goes_on(
     app: App, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -271,6 +292,130 @@ def test_completion_data_is_refreshed_after_each_command(app: App, capsys: pytes
     shell = drive(app, "ZMQSC DEF QL-FRESHQ" + ENTER)
     assert "FRESHQ" in shell.view.names[("TPF1", "QL")]
     assert shell.view.current == "TPF1"
+
+
+# -- the real-time loop ----------------------------------------------------------------
+
+
+def _wait(condition: Callable[[], bool], seconds: float = 30.0) -> bool:
+    """Polls `condition` up to a bound (the bound is no timing assertion)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def test_console_messages_of_another_connection_are_printed(
+    app: App, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The shell runs the engine loop; a console message that another connection (as
+    another process would) records while the prompt waits is printed at once."""
+    from mqtool.engine.loop import EngineLoop
+    from mqtool.state import Store
+
+    shown: list[str] = []
+    real_entry = OperatorShell.console_entry
+
+    def console_entry(self: OperatorShell, entry: object) -> None:
+        real_entry(self, entry)  # type: ignore[arg-type]
+        shown.append(entry.text)  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(OperatorShell, "console_entry", console_entry)
+    session = app.session()
+    with create_pipe_input() as pipe:
+        shell = OperatorShell(
+            session,
+            app.state_dir,
+            input=pipe,
+            output=DummyOutput(),
+            colour=False,
+            realtime=lambda shell: shell_module.start_realtime(app, shell),
+        )
+
+        def other_process() -> None:
+            try:
+                # Once the loop has taken its first look at the console, write to it.
+                if not _wait(lambda: isinstance(shell.loop, EngineLoop) and shell.loop.iterations > 0):
+                    return
+                store = Store.open(app.state_dir)
+                with store.transaction() as tx:
+                    tx.console("TPF1", app.clock.timestamp(), "MQSC0201I 10.41.22 A MESSAGE OF THE CURRENT SYSTEM")
+                    tx.console("CSQ1", app.clock.timestamp(), "CSQM587E -CSQ1 A MESSAGE OF ANOTHER SYSTEM")
+                store.close()
+                _wait(lambda: len(shown) >= 2)
+            finally:
+                pipe.send_text(".echo bye" + ENTER)
+                pipe.close()
+
+        producer = threading.Thread(target=other_process)
+        producer.start()
+        assert shell.run() == 0
+        producer.join()
+    out = capsys.readouterr().out
+    assert out == (
+        "MQSC0201I 10.41.22 A MESSAGE OF THE CURRENT SYSTEM\nCSQ1: CSQM587E -CSQ1 A MESSAGE OF ANOTHER SYSTEM\nbye\n"
+    )
+    assert isinstance(shell.loop, EngineLoop) and not shell.loop.running  # stopped on leaving
+
+
+def test_timers_fire_while_the_shell_waits(app: App, capsys: pytest.CaptureFixture[str]) -> None:
+    """The loop ticks on its own connection: a timer due now runs without a command."""
+    from mqtool.engine import tick
+    from mqtool.engine.loop import EngineLoop
+
+    ran: list[str] = []
+    tick._load_timer_modules()  # the engine's own timers first, as the loop's first tick would
+
+    @tick.timer("test-shell-timer")
+    def note(session: object, tx: object, system: object, due: float) -> None:
+        ran.append(getattr(system, "name", ""))
+        return None
+
+    try:
+        session = app.session()
+        with create_pipe_input() as pipe:
+            shell = OperatorShell(
+                session,
+                app.state_dir,
+                input=pipe,
+                output=DummyOutput(),
+                colour=False,
+                realtime=lambda shell: shell_module.start_realtime(app, shell),
+            )
+
+            def schedule_then_leave() -> None:
+                try:
+                    if _wait(lambda: isinstance(shell.loop, EngineLoop) and shell.loop.iterations > 0):
+                        from mqtool.state import Store
+
+                        store = Store.open(app.state_dir)
+                        with store.transaction() as tx:
+                            tick.schedule(tx, "TPF1", "test-shell-timer", app.clock.timestamp())
+                        store.close()
+                        _wait(lambda: bool(ran))
+                finally:
+                    pipe.close()
+
+            helper = threading.Thread(target=schedule_then_leave)
+            helper.start()
+            shell.run()
+            helper.join()
+    finally:
+        tick.TIMERS.pop("test-shell-timer", None)
+    assert ran == ["TPF1"]
+
+
+def test_loop_failures_are_told_once(app: App, capsys: pytest.CaptureFixture[str]) -> None:
+    shell = drive(app, "")
+    shell.loop_error("tick: OperationalError: database is locked")
+    shell.loop_error("tick: OperationalError: database is locked")
+    shell.loop_error("poll: OSError: address in use")
+    assert capsys.readouterr().err == (
+        "mqtool: warning: real-time loop: tick: OperationalError: database is locked\n"
+        "mqtool: warning: real-time loop: poll: OSError: address in use\n"
+    )
 
 
 # -- colour -----------------------------------------------------------------------------

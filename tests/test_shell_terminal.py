@@ -41,15 +41,17 @@ class Terminal:
     def screen(self, escapes: bool = False) -> str:
         return self._tmux("capture-pane", "-t", "shell", "-p", "-J", *(["-e"] if escapes else []))
 
-    def wait_for(self, condition: Callable[[str], bool], what: str, escapes: bool = False) -> str:
+    def wait_for(
+        self, condition: Callable[[str], bool], what: str, escapes: bool = False, seconds: float = WAIT_SECONDS
+    ) -> str:
         """Polls the screen until `condition` holds (a bound, not a timing assertion)."""
-        deadline = time.monotonic() + WAIT_SECONDS
+        deadline = time.monotonic() + seconds
         while True:
             screen = self.screen(escapes)
             if condition(screen):
                 return screen
             if time.monotonic() > deadline:
-                raise AssertionError(f"waited {WAIT_SECONDS}s for {what}; the screen:\n{screen}")
+                raise AssertionError(f"waited {seconds}s for {what}; the screen:\n{screen}")
             time.sleep(0.05)
 
     def close(self) -> None:
@@ -113,5 +115,49 @@ def test_no_colour_with_no_color(terminal: Callable[..., Terminal], tmp_path: Pa
     term.key("Enter")
     term.wait_for(lambda s: "MQT0002E" in s, "the response")
     assert "\x1b[1mMQT0002E" not in term.screen(escapes=True)
+    term.key("C-d")
+    assert "EXITED 0" in term.wait_for(lambda s: "EXITED" in s, "the shell to leave")
+
+
+def _record_console(state: Path, text: str) -> None:
+    """Another process records a console message of TPF1 in the store."""
+    code = (
+        "import sys; from pathlib import Path; from mqtool.state import Store\n"
+        "store = Store.open(Path(sys.argv[1]))\n"
+        "with store.transaction() as tx:\n"
+        "    tx.console('TPF1', 0.0, sys.argv[2])\n"
+        "store.close()\n"
+    )
+    subprocess.run([sys.executable, "-c", code, str(state), text], check=True, timeout=60)
+
+
+def test_console_messages_appear_above_the_prompt(terminal: Callable[..., Terminal], tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    term = terminal("--state", str(state), "--clock", FROZEN, "shell")
+    term.wait_for(lambda s: "TPF1>" in s, "the prompt")
+    term.type("ZMQSC DIS QM")  # a line being typed when the message arrives
+    term.wait_for(lambda s: "ZMQSC DIS QM" in s, "the typed text")
+    # The loop reports messages recorded after its first look at the console: record
+    # until one shows (each attempt is a new message; the bound is WAIT_SECONDS).
+    deadline = time.monotonic() + WAIT_SECONDS
+    attempt = 0
+    while True:
+        attempt += 1
+        _record_console(state, f"MQSC0201I 10.41.22 UNSOLICITED MESSAGE {attempt}")
+        try:
+            screen = term.wait_for(lambda s: "UNSOLICITED MESSAGE" in s, "the console message", seconds=3.0)
+            break
+        except AssertionError:
+            if time.monotonic() > deadline:
+                raise
+    lines = [line for line in screen.splitlines() if line.strip()]
+    message = next(i for i, line in enumerate(lines) if "UNSOLICITED MESSAGE" in line)
+    prompt = max(i for i, line in enumerate(lines) if line.startswith("TPF1>"))
+    assert message < prompt, screen  # above the prompt
+    assert lines[prompt].startswith("TPF1> ZMQSC DIS QM"), screen  # the typed text is kept
+    term.key("Escape")  # close the completion menu, then finish the line
+    term.type("GR")
+    term.key("Enter")
+    term.wait_for(lambda s: "QMGR TPFQM" in s or "MQSC0002I" in s, "the display")
     term.key("C-d")
     assert "EXITED 0" in term.wait_for(lambda s: "EXITED" in s, "the shell to leave")
