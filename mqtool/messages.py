@@ -61,7 +61,7 @@ CATALOGUE: dict[str, Entry] = {
         ".{name} needs a z/TPF system; the current system {system} is {platform}",
         ".http or .httpconf while the current system is not z/TPF (use .system).",
     ),
-    "MQT0206I": Entry("Wrote {file} of {system} ({lines} lines)", ".httpconf wrote a server's configuration file."),
+    "MQT0206I": Entry("Wrote {file} of {system} ({lines})", ".httpconf wrote a server's configuration file."),
     "MQT0207E": Entry(".httpconf: cannot write {file}: {reason}", "The configuration file could not be written."),
     # engine workload: puts, gets, the console, serve (mqtool put/get/console/serve, .put/.get/.console)
     "MQT0101I": Entry(

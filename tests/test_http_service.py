@@ -344,6 +344,17 @@ def test_commands_from_another_process(served: Stack) -> None:
     wait_for(lambda: served.service is not None and not served.service.serving, "the stop")
 
 
+def test_http_directive_goes_to_the_listening_loop(served: Stack) -> None:
+    served.start("WEB1", "COMP-gzip", "COMPSIZESW-1")
+    out = served.cmd(".http WEB1 /sample/1000 accept-encoding=gzip", "ZHTPS STATS S-WEB1")
+    assert "MQT0201I WEB1 GET /sample/1000 HTTP/1.1: 200 OK, Content-Encoding: gzip," in out
+    assert "1000 bytes decoded" in out
+    # the loop stored its counts before .http returned, so STATS already shows them
+    assert "SOFTWARE COMPRESSION COUNT - 1" in out
+    owner = served.status("WEB1").live_owner()
+    assert owner is not None and owner.drained == 1  # answered by the loop, not in-process
+
+
 # ------------------------------------------------------------ negotiation
 SEED_CASES = [
     ("deflate; q=1.0, gzip; q=0.5", "deflate"),
@@ -422,12 +433,10 @@ def test_http10_is_never_compressed_through_the_stack(negotiation_port: int) -> 
 
 # -------------------------------------------------------- size thresholds
 def _set_cpu(stack: Stack, model: str) -> None:
-    # `mqtool system alter TPF1 --cpu` changes this same record.
-    with stack.store.transaction() as tx:
+    stack.cli("system", "alter", "TPF1", "--cpu", model)
+    with stack.store.transaction(write=False) as tx:
         system = tx.get_system("TPF1")
-        assert system is not None
-        system.attrs["cpu"] = model
-        tx.put_system(system)
+    assert system is not None and system.cpu == model
     stack.polls()  # the loop has re-read the CPU model
 
 

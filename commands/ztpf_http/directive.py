@@ -206,5 +206,6 @@ def do_httpconf(session: Session, directive: Directive, current: SystemRecord | 
     except OSError:
         pass  # an absolute DOCROOT elsewhere is the operator's to create
     response = Response()
-    response.add("MQT0206I", file=shown, system=current.name, lines=len(directive.args) - 1)
+    count = len(directive.args) - 1
+    response.add("MQT0206I", file=shown, system=current.name, lines=f"{count} line{'' if count == 1 else 's'}")
     return response

@@ -93,5 +93,7 @@ def server_lines(ctx: Context, folder: Path, name: str, record: ObjectRecord | N
         ]
     lines.append(("ACCELERATOR", f"{'YES' if system.has_accelerator else 'NO'} ({system.cpu.upper()})"))
     lines.append(("STARTED", local_time(status.started, offset)))
+    if not started and status.stopped is not None:
+        lines.append(("STOPPED", local_time(status.stopped, offset)))
     lines.append(("LAST REFRESH", local_time(status.refreshed, offset)))
     return lines

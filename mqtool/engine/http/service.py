@@ -326,8 +326,8 @@ class HttpService:
                 if current is None:
                     return
                 status = ServerStatus.of(current)
-                owner = Owner.from_dict(status.owner)
-                if owner is not None and owner.token == self.token:
+                holder = Owner.from_dict(status.owner)
+                if holder is not None and holder.token == self.token:
                     status.owner = None
                 if status.listen_error != reason:
                     status.listen_error = reason
@@ -342,13 +342,13 @@ class HttpService:
         with store.transaction() as tx:
             current = tx.get_object(record.system, HTTPSERVER, record.name)
             status = ServerStatus.of(current)
-            owner = Owner.from_dict(status.owner)
-            if current is None or owner is None or owner.token != self.token:
+            holder = Owner.from_dict(status.owner)
+            if current is None or holder is None or holder.token != self.token:
                 keep = False
             else:
                 keep = True
-                owner.port = served.server.port
-                status.owner = owner.to_dict()
+                holder.port = served.server.port
+                status.owner = holder.to_dict()
                 status.listen_error = ""
                 current.status = status.to_dict()
                 tx.put_status(current)
