@@ -7,9 +7,13 @@ these tables; adding a keyword is one table row plus its behaviour.
 from __future__ import annotations
 
 import functools
+import marshal
+import os
 import re
+import sys
 from dataclasses import dataclass, field
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 DIALECTS = ("ztpf_mq", "ztpf_http", "zos")
@@ -216,13 +220,49 @@ def _yaml_load(text: str) -> Any:
     return yaml.load(text, Loader=_loader())
 
 
+_CACHE_FORMAT = 1  # bump when what the cache holds changes
+
+
+def _read_raw(resource: Any) -> Any:
+    """The parsed YAML of a table file. Importing PyYAML and parsing cost more than the
+    rest of a command's start-up, so the result is kept beside the file in __pycache__/
+    (as Python keeps bytecode, and not when it does not) and used while the YAML text is
+    unchanged."""
+    text = resource.read_text(encoding="utf-8")
+    cache = _cache_path(resource)
+    if cache is not None:
+        try:
+            stored = marshal.loads(cache.read_bytes())
+            if stored[0] == _CACHE_FORMAT and stored[1] == text:
+                return stored[2]
+        except (OSError, EOFError, ValueError, TypeError, IndexError, KeyError):
+            pass  # missing, stale or unreadable: parse again
+    raw = _yaml_load(text)
+    if cache is not None and not sys.dont_write_bytecode:
+        try:
+            data = marshal.dumps((_CACHE_FORMAT, text, raw))
+            cache.parent.mkdir(exist_ok=True)
+            partial = cache.with_name(f"{cache.name}.{os.getpid()}.tmp")
+            partial.write_bytes(data)
+            os.replace(partial, cache)  # atomic: a concurrent reader sees old or new
+        except (OSError, ValueError):
+            pass  # a read-only install, or a value marshal cannot hold: no cache
+    return raw
+
+
+def _cache_path(resource: Any) -> Path | None:
+    tag = sys.implementation.cache_tag
+    if not isinstance(resource, Path) or tag is None:
+        return None  # inside a zip file, or no bytecode caching on this Python
+    return resource.parent / "__pycache__" / f"{resource.name}.{tag}.marshal"
+
+
 @functools.cache
 def load(dialect: str) -> Table:
     """The table of one dialect, read once per process."""
     if dialect not in DIALECTS:
         raise KeyError(dialect)
-    text = resources.files("mqtool.commands").joinpath(dialect, "keywords.yaml").read_text(encoding="utf-8")
-    raw = _yaml_load(text)
+    raw = _read_raw(resources.files("mqtool.commands").joinpath(dialect, "keywords.yaml"))
     names = {
         key: NameRule(
             max=int(rule["max"]),

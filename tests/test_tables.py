@@ -4,7 +4,9 @@ and validation behave as the dialects' error messages expect."""
 
 from __future__ import annotations
 
+import sys
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -244,3 +246,64 @@ def test_optional_name_of_the_queue_manager() -> None:
     assert isinstance(ztpf("DIS", "QMGR", None), Request)
     error = ztpf("DEF", "QMGR", None)
     assert isinstance(error, ValidationError) and error.kind == "missing_name"
+
+
+# -- the parsed-table cache ------------------------------------------------------------
+
+
+@pytest.fixture
+def table_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    path = tmp_path / "keywords.yaml"
+    path.write_text("verbs: {DEFINE: {help: define, objects: [QL]}}\nflag: YES\n", encoding="utf-8")
+    return path
+
+
+def _cache_of(path: Path) -> Path:
+    cache = tables._cache_path(path)
+    assert cache is not None
+    return cache
+
+
+def test_cache_is_written_and_used(table_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    first = tables._read_raw(table_file)
+    assert first == {"verbs": {"DEFINE": {"help": "define", "objects": ["QL"]}}, "flag": "YES"}
+    assert _cache_of(table_file).is_file()
+    assert _cache_of(table_file).parent.name == "__pycache__"
+
+    def no_parsing(text: str) -> Any:
+        raise AssertionError("parsed although the cache is fresh")
+
+    monkeypatch.setattr(tables, "_yaml_load", no_parsing)
+    assert tables._read_raw(table_file) == first
+
+
+def test_cache_follows_the_yaml_text(table_file: Path) -> None:
+    tables._read_raw(table_file)
+    table_file.write_text("flag: NO\n", encoding="utf-8")
+    assert tables._read_raw(table_file) == {"flag": "NO"}
+    assert tables._read_raw(table_file) == {"flag": "NO"}
+
+
+def test_damaged_cache_is_ignored_and_rewritten(table_file: Path) -> None:
+    tables._read_raw(table_file)
+    _cache_of(table_file).write_bytes(b"\x00garbage")
+    assert tables._read_raw(table_file)["flag"] == "YES"
+    assert _cache_of(table_file).read_bytes() != b"\x00garbage"
+
+
+def test_no_cache_when_python_writes_no_bytecode(table_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    assert tables._read_raw(table_file)["flag"] == "YES"
+    assert not _cache_of(table_file).exists()
+
+
+def test_values_marshal_cannot_hold_are_not_cached(table_file: Path) -> None:
+    table_file.write_text("when: 2021-03-09\n", encoding="utf-8")  # YAML reads a date
+    assert str(tables._read_raw(table_file)["when"]) == "2021-03-09"
+    assert not _cache_of(table_file).exists()
+
+
+def test_unwritable_folder_means_no_cache(table_file: Path) -> None:
+    (table_file.parent / "__pycache__").write_text("a file where the folder would go", encoding="utf-8")
+    assert tables._read_raw(table_file)["flag"] == "YES"
