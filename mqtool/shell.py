@@ -33,9 +33,8 @@ HISTORY_FILE = "history"  # in the state directory, shared by every shell on tha
 NO_SYSTEM_PROMPT = "mqtool"
 BANNER = "mqtool shell on {system}: .help lists directives and dialects; END leaves."
 
-# A message id opening a console line (CSMP0097I, MQSC0011E, CSQ9022I, MQT0004I), after
-# the system name that marks a console message of another system.
-_MESSAGE_ID = re.compile(r"^((?:[A-Za-z0-9]{1,8}: )?)([A-Z][A-Z0-9]{2,4}[0-9]{3,4}([A-Z]))(?=\s|$)")
+# A message id opening a console line: CSMP0097I, MQSC0011E, CSQ9022I, MQT0004I.
+_MESSAGE_ID = re.compile(r"^([A-Z][A-Z0-9]{2,4}[0-9]{3,4}([A-Z]))(?=\s|$)")
 _BOLD, _RED, _YELLOW, _RESET = "\x1b[1m", "\x1b[31m", "\x1b[33m", "\x1b[0m"
 # IBM severity letters: E error, S severe, W warning, A action needed.
 _SEVERITY_COLOUR = {"E": _RED, "S": _RED, "W": _YELLOW, "A": _YELLOW}
@@ -135,12 +134,12 @@ def colourize(line: str) -> str:
     match = _MESSAGE_ID.match(line)
     if match is None:
         return line
-    system, ident, severity = match.groups()
+    ident, severity = match.groups()
     colour = _SEVERITY_COLOUR.get(severity, "")
     rest = line[match.end() :]
     if colour:
-        return f"{system}{_BOLD}{colour}{ident}{_RESET}{colour}{rest}{_RESET}"
-    return f"{system}{_BOLD}{ident}{_RESET}{rest}"
+        return f"{_BOLD}{colour}{ident}{_RESET}{colour}{rest}{_RESET}"
+    return f"{_BOLD}{ident}{_RESET}{rest}"
 
 
 # -- history ---------------------------------------------------------------------------
@@ -277,10 +276,13 @@ class OperatorShell:
         return " " * width if wrap_count else " " * max(0, width - 2) + ": "
 
     # -- output ------------------------------------------------------------------------
-    def write(self, lines: Iterable[str]) -> None:
+    def write(self, lines: Iterable[str], system: str = "") -> None:
+        """Prints lines; `system` precedes the first (a console message of another system)."""
+        shown = [colourize(line) if self.colour else line for line in lines]
+        if system and shown:
+            shown[0] = f"{system} {shown[0]}"
         with self._lock:
-            text = "".join((colourize(line) if self.colour else line) + "\n" for line in lines)
-            sys.stdout.write(text)
+            sys.stdout.write("".join(line + "\n" for line in shown))
             sys.stdout.flush()
 
     def warn(self, text: str) -> None:
@@ -290,11 +292,9 @@ class OperatorShell:
 
     def console_entry(self, entry: ConsoleEntry) -> None:
         """An unsolicited console message from the real-time loop (its thread). A message
-        of another system than the prompt's is preceded by that system's name."""
-        lines = entry.text.split("\n")
-        if entry.system != self.prompt_name:
-            lines[0] = f"{entry.system}: {lines[0]}"
-        self.write(lines)
+        of another system than the prompt's is preceded by that system's name, as
+        `mqtool serve` and `mqtool console` show every message."""
+        self.write(entry.text.split("\n"), "" if entry.system == self.prompt_name else entry.system)
 
     def loop_error(self, text: str) -> None:
         """A failed iteration of the real-time loop: told once per distinct failure, as

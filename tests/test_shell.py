@@ -355,7 +355,7 @@ def test_console_messages_of_another_connection_are_printed(
         producer.join()
     out = capsys.readouterr().out
     assert out == (
-        "MQSC0201I 10.41.22 A MESSAGE OF THE CURRENT SYSTEM\nCSQ1: CSQM587E -CSQ1 A MESSAGE OF ANOTHER SYSTEM\nbye\n"
+        "MQSC0201I 10.41.22 A MESSAGE OF THE CURRENT SYSTEM\nCSQ1 CSQM587E -CSQ1 A MESSAGE OF ANOTHER SYSTEM\nbye\n"
     )
     assert isinstance(shell.loop, EngineLoop) and not shell.loop.running  # stopped on leaving
 
@@ -457,6 +457,19 @@ def test_the_shell_colours_when_asked(app: App, capsys: pytest.CaptureFixture[st
         pipe.close()
         shell.run()
     assert capsys.readouterr().out == colourize("MQT0002E Unknown directive .nosuch; .help lists them") + "\n"
+
+
+def test_console_message_of_another_system_keeps_its_name_plain(app: App, capsys: pytest.CaptureFixture[str]) -> None:
+    from mqtool.engine.loop import ConsoleEntry
+
+    session = app.session()
+    with create_pipe_input() as pipe:
+        shell = OperatorShell(session, app.state_dir, input=pipe, output=DummyOutput(), colour=True)
+        shell.console_entry(ConsoleEntry(1, "CSQ1", 0.0, "CSQM587E -CSQ1 FULL"))
+        shell.console_entry(ConsoleEntry(2, "TPF1", 0.0, "MQSC0201I 10.41.22 SWEPT"))
+    assert capsys.readouterr().out == (
+        "CSQ1 " + colourize("CSQM587E -CSQ1 FULL") + "\n" + colourize("MQSC0201I 10.41.22 SWEPT") + "\n"
+    )
 
 
 def test_no_colour_when_output_is_not_a_terminal(app: App, capsys: pytest.CaptureFixture[str]) -> None:
