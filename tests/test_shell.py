@@ -503,6 +503,20 @@ def test_batch_in_process_is_run_dash(mq: MQ, tmp_path: Path) -> None:
     assert shell.output.startswith("Starting MQSC for - on system TPF1.\n\n     1 : ZMQSC DEF QL-PAYQ +\n")
 
 
+def test_batch_input_that_is_not_utf8_is_exit_20(app: App, capsys: pytest.CaptureFixture[str]) -> None:
+    from mqtool.shell import run_batch
+
+    class Undecodable(io.StringIO):
+        def __iter__(self) -> Iterator[str]:
+            yield ".echo read\n"
+            raise UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte")
+
+    assert run_batch(app.session(), Undecodable()) == 20
+    captured = capsys.readouterr()
+    assert captured.out == "Starting MQSC for - on system TPF1.\n\n     1 : .echo read\nread\n"
+    assert captured.err == "mqtool: error: cannot read -: not UTF-8 text\n"
+
+
 def _mqtool(state: Path, *args: str, stdin: bytes) -> subprocess.CompletedProcess[bytes]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("MQTOOL_") and k != "NO_COLOR"}
     command = [sys.executable, "-m", "mqtool", "--state", str(state), "--clock", FROZEN, *args]
@@ -528,6 +542,31 @@ def test_batch_process_on_a_named_system(tmp_path: Path) -> None:
     assert shell.stdout == run.stdout
     assert shell.stdout.startswith(b"Starting MQSC for - on system CSQ1.\n")
     assert shell.returncode == run.returncode == 0
+
+
+@pytest.mark.slow
+def test_batch_process_answers_each_command_as_it_arrives(tmp_path: Path) -> None:
+    """A program feeding the shell through a pipe reads each response before it sends
+    the next command (the report is streamed, not held until end of input)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MQTOOL_")}
+    command = [sys.executable, "-m", "mqtool", "--state", str(tmp_path / "a"), "--clock", FROZEN, "shell"]
+    with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env) as process:
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.write(b".echo first\n")
+        process.stdin.flush()
+        seen: list[bytes] = []
+        reader = threading.Thread(target=lambda: seen.extend(iter(process.stdout.readline, b"first\n")))
+        reader.start()
+        reader.join(60)
+        arrived = not reader.is_alive()
+        process.stdin.write(b"END\n")
+        process.stdin.close()
+        rest = process.stdout.read()
+        assert process.wait(60) == 0
+    assert arrived, seen
+    assert seen == [b"Starting MQSC for - on system TPF1.\n", b"\n", b"     1 : .echo first\n"]
+    summary = b"One MQSC command read.\nNo commands have a syntax error.\nAll valid MQSC commands were processed.\n"
+    assert rest == b"     2 : END\n\n" + summary
 
 
 @pytest.mark.slow
