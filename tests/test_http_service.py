@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gzip
 import http.client
+import json
 import os
 import shutil
 import signal
@@ -235,6 +236,8 @@ def test_start_listens_and_stop_closes_connections(served: Stack) -> None:
     display = served.cmd("ZHTPS DISPLAY SERVER-WEB1")
     assert "LISTENING YES" in display
     assert f"LISTENER 127.0.0.1 PORT {port} PID {os.getpid()}" in display
+    listed = json.loads(served.cli("http", "list", "--format", "json"))
+    assert [(row["server"], row["state"], row["listening"]) for row in listed] == [("WEB1", "STARTED", port)]
     sock, stream = connect(port)
     with sock, stream:
         sock.sendall(b"GET /sample/10 HTTP/1.1\r\nHost: t\r\n\r\n")
@@ -263,8 +266,9 @@ def test_start_before_the_loop_runs_and_console_messages(stack: Stack) -> None:
     assert "HTTPS0006I" not in stack.cmd("ZHTPS REFRESH S-WEB1")  # a loop runs now
     with stack.store.transaction(write=False) as tx:
         texts = [text for _, _, _, text in tx.console_since("TPF1")]
-    assert any(text.endswith(f" HTTP SERVER WEB1 LISTENING ON 127.0.0.1 PORT {port}") for text in texts)
-    assert all(text.startswith("HTTPS002") for text in texts)
+    texts = [text for text in texts if text.startswith("HTTPS")]
+    assert len(texts) == 1 and texts[0].startswith("HTTPS0020I ")
+    assert texts[0].endswith(f" HTTP SERVER WEB1 LISTENING ON 127.0.0.1 PORT {port}")
 
 
 def test_port_in_use_is_reported_and_retried(served: Stack) -> None:
@@ -316,6 +320,53 @@ def test_two_loops_never_both_listen_and_a_killed_owner_is_replaced(stack: Stack
         if child.poll() is None:
             child.kill()
             child.wait(SAFETY)
+
+
+def test_the_engine_loop_runs_the_http_service(stack: Stack) -> None:
+    from mqtool.engine.loop import EngineLoop, default_services
+
+    stack.conf("WEB1", "COMP-gzip", "COMPSIZESW-1")
+    stack.cmd("ZHTPS START S-WEB1")
+    loop = EngineLoop(stack.state, Clock(), interval=0.05)  # what the shell runs in the background
+    for service in default_services(loop):
+        loop.add_service(service)
+    loop.start()
+    try:
+        port = stack.port("WEB1")
+        _, coding, body, _ = fetch(port, "/sample/700", "gzip")
+        assert decoded(coding, body) == generate("xml", 700) and coding == "gzip"
+        stack.settled("WEB1", software_count=1)
+    finally:
+        loop.stop()
+    assert stack.status("WEB1").owner is None  # released when the loop ended
+    assert "ACTIVE - 0 HWMARK - 1" in stack.cmd("ZHTPS STATS S-WEB1")
+
+
+def test_mqtool_serve_serves_and_stops_cleanly(stack: Stack) -> None:
+    stack.conf("WEB1", "COMP-deflate", "COMPSIZESW-1")
+    stack.cmd("ZHTPS START S-WEB1")
+    env = {key: value for key, value in os.environ.items() if not key.startswith("MQTOOL_")}
+    child = subprocess.Popen(
+        [sys.executable, "-m", "mqtool", "--state", str(stack.state), "serve"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        port = stack.port("WEB1")
+        _, coding, body, _ = fetch(port, "/sample/900", "deflate, gzip")
+        assert coding == "deflate" and decoded(coding, body) == generate("xml", 900)
+        child.send_signal(signal.SIGTERM)
+        out, _ = child.communicate(timeout=SAFETY)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait(SAFETY)
+    assert child.returncode == 0
+    assert "HTTPS0020I" in out and "HTTP SERVER WEB1 LISTENING ON 127.0.0.1 PORT" in out
+    assert stack.status("WEB1").owner is None
+    assert stack.stats("WEB1").software_count == 1  # persisted before it stopped
 
 
 def test_commands_from_another_process(served: Stack) -> None:
@@ -513,7 +564,9 @@ def test_refresh_with_a_bad_file_keeps_the_options_in_force(served: Stack) -> No
 
 # ------------------------------------------------------------ statistics
 def test_every_statistic_through_zhtps_stats(served: Stack) -> None:
-    port = served.start("WEB1", "MAXCONN-3", "TIMEOUT-0.3", "COMP-gzip", "COMPSIZEHW-4000", "COMPSIZESW-1000")
+    # TIMEOUT-2: long enough that the idle connections are still open when the
+    # three are counted, short enough to see them closed by it afterwards.
+    port = served.start("WEB1", "MAXCONN-3", "TIMEOUT-2", "COMP-gzip", "COMPSIZEHW-4000", "COMPSIZESW-1000")
     # two compressed in hardware, one in software, one too small, one 404
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=SAFETY)
     sizes = []
@@ -534,7 +587,7 @@ def test_every_statistic_through_zhtps_stats(served: Stack) -> None:
     served.settled("WEB1", active=3, hwmark=3, refused=1)
     assert "ACTIVE - 3 HWMARK - 3" in served.cmd("ZHTPS STATS S-WEB1")
     conn.close()
-    for sock, stream in extra:  # left idle: closed by TIMEOUT-0.3
+    for sock, stream in extra:  # left idle: closed by TIMEOUT-2
         with sock, stream:
             assert closed(stream)
     stats = served.settled("WEB1", active=0, timed_out=2, reused=4)
