@@ -42,6 +42,9 @@ LOG_DEFAULTS: dict[str, Any] = {
     "LOGSIZE": 4 * 1024**3,
     "STRIPES": 1,
     "PPRC": "NO",
+    # zHyperLink write sessions the storage subsystem has free for this queue manager:
+    # 64 on a DS8000, less those that Db2 or other queue managers on it hold
+    "ZHLFREE": 64,
 }
 
 # CSQ6ARVP, the archive parameters (IBM defaults; SET ARCHIVE changes them until restart)
@@ -180,6 +183,7 @@ LOG_RULES: dict[str, tuple[int, int] | tuple[str, ...]] = {
     "LOGDS": (2, 310),
     "LOGSIZE": (1024**2, 4 * 1024**3),
     "STRIPES": (1, 4),
+    "ZHLFREE": (0, 64),
 }
 
 SYSTEM_NAME = {

@@ -3,7 +3,8 @@ through `mqtool run`, and its report must equal NAME.out byte for byte.
 
 `pytest --update-golden` rewrites the .out files; read the diff before committing.
 A first line `* clock: ISO-TIME` sets another frozen instant; `* system: NAME` another
-starting system.
+starting system; `* setup: ARGS` lines (in the leading comment block) run
+`mqtool ARGS` on the store first, e.g. `* setup: system add CSQ2 --platform zos --cpu z13`.
 """
 
 from __future__ import annotations
@@ -31,12 +32,29 @@ def _settings(script: Path) -> dict[str, str]:
     return settings
 
 
+def _setup(script: Path) -> list[list[str]]:
+    """The `* setup: ARGS` lines of the leading comment block, as argument lists."""
+    import shlex
+
+    found = []
+    for line in script.read_text(encoding="utf-8").splitlines():
+        if not line.startswith("*"):
+            break
+        key, _, value = line[1:].strip().partition(":")
+        if key.strip() == "setup" and value.strip():
+            found.append(shlex.split(value))
+    return found
+
+
 def run_golden(script: Path, state: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[str, int]:
     for name in ("MQTOOL_STATE", "MQTOOL_SYSTEM", "MQTOOL_CLOCK"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.chdir(script.parent)
     settings = _settings(script)
     args = ["--state", str(state), "--clock", settings["clock"]]
+    for setup in _setup(script):
+        prepared = CliRunner().invoke(main_group, [*args, *setup], catch_exceptions=False)
+        assert prepared.exit_code == 0, f"setup {setup}: {prepared.output}"
     if "system" in settings:
         args += ["--system", settings["system"]]
     result = CliRunner().invoke(main_group, [*args, "run", script.name], catch_exceptions=False)

@@ -203,7 +203,7 @@ def is_active(tx: Transaction, system: SystemRecord) -> bool:
 
 def stopped(ctx: Any, req: Any) -> Response | None:
     """CSQ3106E when the queue manager is stopped: only START QMGR is processed."""
-    if is_active(ctx.tx, ctx.system):
+    if manager(ctx.tx, ctx.system, ctx.now).status.get("state", "STARTED") != "STOPPED":
         return None
     cpf = ctx.system.attrs.get("cpf", "-" + ctx.system.name)
     result = Response(status=FAILED, framing="zos", csect=STOPPED_CSECT)

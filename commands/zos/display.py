@@ -90,7 +90,7 @@ def _attributes(ctx: Any, obj: str, record: ObjectRecord, selected: set[str] | N
     for keyword in identity:
         lines.append((keyword, value_text(values.get(keyword, record.attrs.get(keyword)))))
     for keyword in spec.keywords.values():
-        if keyword.name in identity or keyword.type == "flag" or not keyword.display:
+        if keyword.name in (row["title"], *identity) or keyword.type == "flag" or not keyword.display:
             continue
         if selected is not None and keyword.name not in selected:
             continue

@@ -12,11 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from mqtool.complex import ARCHIVE_DEFAULTS, LOG_DEFAULTS
-from mqtool.response import NO_CSECT, Response
+from mqtool.response import FAILED, NO_CSECT, Response
 from mqtool.state import ObjectRecord, SystemRecord
 from mqtool.state.records import cpu_generation
 
-from . import date_time, local_time, reply, syntax
+from . import local_time, reply, syntax
 
 # The DISPLAY LOG report rows, in the order of the report.
 LOG_REPORT = (
@@ -76,14 +76,19 @@ def write_sessions(values: dict[str, Any]) -> int:
     return needed * 2 if str(values.get("PPRC", "NO")).upper() == "YES" else needed
 
 
+def free_sessions(values: dict[str, Any]) -> int:
+    """Write sessions the storage subsystem has free for this queue manager (ZHLFREE)."""
+    return min(WRITE_SESSIONS, int(values.get("ZHLFREE", WRITE_SESSIONS)))
+
+
 def zhyperlink(system: SystemRecord, values: dict[str, Any]) -> str:
     """How log writes go: OFF (ZHYLINK NO), NOTCAPABLE (a CPU before z14), NOSESSIONS
-    (more write sessions needed than the storage subsystem offers) or SYNC."""
+    (more write sessions needed than are free) or SYNC."""
     if str(values.get("ZHYLINK", "NO")).upper() != "YES":
         return "OFF"
     if cpu_generation(system.cpu) < ZHYPERLINK_CPU:
         return "NOTCAPABLE"
-    if write_sessions(values) > WRITE_SESSIONS:
+    if write_sessions(values) > free_sessions(values):
         return "NOSESSIONS"
     return "SYNC"
 
@@ -159,12 +164,12 @@ def set_log(ctx: Any, req: Any, manager: ObjectRecord) -> Response:
         if mode == "NOTCAPABLE":
             result.add("CSQJ382I", csect=NO_CSECT, cpu=ctx.system.cpu)
         elif mode == "NOSESSIONS":
-            result.add("CSQJ383I", csect=NO_CSECT, needed=write_sessions(after), available=WRITE_SESSIONS)
+            result.add("CSQJ383I", csect=NO_CSECT, needed=write_sessions(after), available=free_sessions(after))
     return result
 
 
 def _refused(req: Any, reason: str) -> Response:
-    result = reply(req, "failed")
+    result = reply(req, FAILED)
     result.add("CSQJ381E", csect=NO_CSECT, reason=reason)
     return result
 
@@ -248,13 +253,12 @@ def _status_lines(system: SystemRecord, manager: ObjectRecord, values: dict[str,
     started = local_time(system, float(manager.status.get("started", manager.created)))
     lines.append(f"Restarted at {started:%Y-%m-%d %H.%M.%S} using RBA={rba_text(pos['restart_rba'])}")
     lines.append(f"Latest RBA={rba_text(pos['rba'])}")
-    needed = write_sessions(values)
+    needed, free = write_sessions(values), free_sessions(values)
     if mode == "SYNC":
-        lines.append(f"zHyperLink write sessions {needed} of {WRITE_SESSIONS}")
+        lines.append(f"zHyperLink write sessions {needed} of {free}")
     elif mode == "NOSESSIONS":
         lines.append(
-            f"zHyperLink write sessions {needed} needed, {WRITE_SESSIONS} available - "
-            "log writes fall back to asynchronous I/O"
+            f"zHyperLink write sessions {needed} needed, {free} available - log writes fall back to asynchronous I/O"
         )
     elif mode == "NOTCAPABLE":
         lines.append(f"zHyperLink not available on a {system.cpu} - log writes use asynchronous I/O")
@@ -281,6 +285,3 @@ def restart(system: SystemRecord, manager: ObjectRecord, now: float) -> str:
     fresh = fresh_position(pos["rba"]) | {"dataset": pos["dataset"], "used": pos["used"], "full": pos["full"]}
     manager.status.update({"log": fresh, "log_set": {}, "archive_set": {}, "started": now})
     return rba_text(fresh["rba"])
-
-
-__all__ = ["advance", "current_log", "date_time", "display_archive", "display_log", "initial_log", "set_log"]

@@ -114,7 +114,8 @@ def resolve(world: World, name: str) -> tuple[list[str], str]:
 def streaming(req: Any, world: World, changed: str) -> Response | None:
     """Checks every streaming relation (a queue with STREAMQ) that the queue `changed`
     takes part in, as its source, its target or an alias between them."""
-    for source in sorted(world):
+    # The changed queue's own relation first: its problem is the one to report.
+    for source in sorted(world, key=lambda name: (name != changed, name)):
         source_type, attrs = world[source]
         target = str(attrs.get("STREAMQ") or "")
         if source_type not in STREAMING_TYPES or not target:
@@ -166,6 +167,9 @@ def _relation(
         )
     onward = str(reached[1].get("STREAMQ") or "") if reached[0] in STREAMING_TYPES else ""
     if onward:
+        back_path, back = resolve(world, onward)
+        if back == source or source in back_path:
+            return rule(req, *blame, f"{source} STREAMS TO {final}{via}, WHICH STREAMS TO {onward}: A STREAMING LOOP")
         return rule(req, *blame, f"{source} STREAMS TO {final}{via}, WHICH STREAMS TO {onward}: NO CHAINS")
     return None
 
