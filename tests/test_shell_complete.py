@@ -188,6 +188,33 @@ def test_logical_line() -> None:
     assert logical_line("") == ""
 
 
+# -- z/TPF HTTP server: ZHTPS VERB SERVER-name --------------------------------------
+
+HTTP = tables.load("ztpf_http")
+HTTP_VIEW = StoreView(current="TPF1", systems=(TPF1, CSQ1), names={("TPF1", "HTTPSERVER"): ("WEB1", "WEB2")})
+
+
+def test_zhtps_verbs_objects_names_and_flags() -> None:
+    assert texts("ZHTPS ", HTTP_VIEW) == [verb + " " for verb in HTTP.verbs]
+    assert texts("ZHTTPS ", HTTP_VIEW) == texts("ZHTPS ", HTTP_VIEW)  # the other spelling
+    display = [name + (" " if HTTP.objects[name].nameless else "-") for name in HTTP.verbs["DISPLAY"].objects]
+    assert texts("ZHTPS DIS ", HTTP_VIEW) == display
+    assert "SERVER-" in display
+    # Server names come from the records the table names (store: HTTPSERVER).
+    assert texts("ZHTPS STOP SERVER-", HTTP_VIEW) == ["WEB1", "WEB2"]
+    assert texts("ZHTPS STOP S-WEB2", HTTP_VIEW) == ["WEB2"]
+    assert texts("ZHTPS STATS SERVER-WEB1 ", HTTP_VIEW) == ["RESET "]
+    assert texts("ZHTPS START SERVER-WEB1 ", HTTP_VIEW) == []
+
+
+def test_directive_server_argument(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mqtool.directives import DirectiveSpec
+
+    monkeypatch.setitem(DIRECTIVES, "http", DirectiveSpec("m:f", ".http SERVER PATH [http=1.0]", "get", ("http",)))
+    assert texts(".http W", HTTP_VIEW) == ["WEB1", "WEB2"]
+    assert texts(".http WEB1 ", HTTP_VIEW) == ["http="]
+
+
 # -- MQSC: [CPF] VERB OBJTYPE(name) KEYWORD(value) -----------------------------------
 
 
