@@ -1,0 +1,107 @@
+"""Start-up benchmark (issue 2): how long `mqtool cmd 'ZMQSC DISPLAY QL-*'` takes, as a
+whole process, on a store holding 10 queues, against `python -c "import click"`
+measured in the same run, and proof that rich and prompt_toolkit stay unloaded on
+that path (DESIGN.md: lazy imports at the edge).
+
+Target: median(mqtool) / median(python -c "import click") <= 2.0. Exit status 1 when
+the target is missed or a heavy module is imported.
+
+Run:  python benchmarks/bench_startup.py [--runs 10] [--importtime]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+TARGET_RATIO = 2.0
+QUEUES = 10
+FORBIDDEN = ("rich", "prompt_toolkit")
+
+
+def env() -> dict[str, str]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("MQTOOL_", "PYTHON"))}
+    return clean
+
+
+def wall(argv: list[str]) -> float:
+    started = time.perf_counter()
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env(), check=True)
+    return time.perf_counter() - started
+
+
+def imported_modules(argv: list[str]) -> dict[str, int]:
+    """Top-level modules imported by the command, with their cumulative import time (us)."""
+    result = subprocess.run(
+        [argv[0], "-X", "importtime", *argv[1:]], capture_output=True, text=True, env=env(), check=True
+    )
+    found: dict[str, int] = {}
+    for line in result.stderr.splitlines():
+        if not line.startswith("import time:") or "|" not in line:
+            continue
+        parts = [part.strip() for part in line[len("import time:") :].split("|")]
+        if not parts[1].isdigit():
+            continue  # the header line
+        name = parts[2]
+        found[name] = max(found.get(name, 0), int(parts[1]))
+    return found
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=10, help="timed runs of each command (median reported)")
+    parser.add_argument("--importtime", action="store_true", help="also list the 15 slowest imports")
+    options = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="mqtool-bench-") as tmp:
+        state = Path(tmp) / "state"
+        script = Path(tmp) / "queues.mqsc"
+        script.write_text("".join(f"ZMQSC DEFINE QL-BENCH.Q{i:02d}\n" for i in range(QUEUES)), encoding="utf-8")
+        subprocess.run(
+            [sys.executable, "-m", "mqtool", "--state", str(state), "run", str(script)],
+            stdout=subprocess.DEVNULL,
+            env=env(),
+            check=True,
+        )
+        mqtool = [sys.executable, "-m", "mqtool", "--state", str(state), "cmd", "ZMQSC DISPLAY QL-*"]
+        baseline = [sys.executable, "-c", "import click"]
+        output = subprocess.run(mqtool, capture_output=True, text=True, env=env(), check=True).stdout
+        assert output.count("QUEUE BENCH.Q") == QUEUES, output
+
+        # Interleaved, after one warm-up each, so that drift on a shared machine hits both alike.
+        wall(mqtool), wall(baseline)
+        mqtool_times, baseline_times = [], []
+        for _ in range(options.runs):
+            mqtool_times.append(wall(mqtool))
+            baseline_times.append(wall(baseline))
+        modules = imported_modules(mqtool)
+
+    mqtool_median = statistics.median(mqtool_times)
+    baseline_median = statistics.median(baseline_times)
+    ratio = mqtool_median / baseline_median
+    heavy = [name for name in FORBIDDEN if any(m == name or m.startswith(name + ".") for m in modules)]
+
+    print(f"command:  python -m mqtool --state DIR cmd 'ZMQSC DISPLAY QL-*'  ({QUEUES} queues)")
+    print(f"mqtool    median {mqtool_median * 1000:7.1f} ms  min {min(mqtool_times) * 1000:7.1f} ms")
+    print(
+        f"baseline  median {baseline_median * 1000:7.1f} ms  min {min(baseline_times) * 1000:7.1f} ms  (import click)"
+    )
+    print(f"modules imported by mqtool: {len(modules)}; rich/prompt_toolkit: {', '.join(heavy) or 'none'}")
+    if options.importtime:
+        print("slowest imports (cumulative us):")
+        for name, micros in sorted(modules.items(), key=lambda item: -item[1])[:15]:
+            print(f"  {micros:8d}  {name}")
+    ok = ratio <= TARGET_RATIO and not heavy
+    print(f"RESULT startup ratio {ratio:.2f} (target <= {TARGET_RATIO}) {'ok' if ratio <= TARGET_RATIO else 'MISSED'}")
+    print(f"RESULT startup heavy modules: {', '.join(heavy) or 'none'} {'ok' if not heavy else 'MISSED'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
