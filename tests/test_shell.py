@@ -604,3 +604,19 @@ def test_cli_and_cmd_do_not_import_prompt_toolkit(tmp_path: Path) -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.endswith("ok\n")
+
+
+@pytest.mark.slow
+def test_batch_shell_does_not_import_prompt_toolkit(tmp_path: Path) -> None:
+    code = (
+        "import sys, atexit\n"
+        "atexit.register(lambda: sys.stderr.write(str(any(m.startswith('prompt_toolkit') for m in sys.modules))))\n"
+        "import mqtool.cli\n"
+        f"mqtool.cli.main(['--state', {str(tmp_path)!r}, 'shell'])\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0
+    assert result.stdout.startswith("Starting MQSC for - on system TPF1.")
+    assert result.stderr == "False"
