@@ -179,8 +179,8 @@ def help_lines(topic: list[str]) -> list[str]:
         lines.append("  ZHTPS VERB SERVER-name ...                 z/TPF HTTP server (also ZHTTPS)")
         lines.append("  [CPF] VERB OBJTYPE(name) KEYWORD(value)    MQSC for IBM MQ for z/OS")
         lines.append("Directives:")
-        for spec in DIRECTIVES.values():
-            lines.append(f"  {spec.usage:<44} {spec.help}")
+        for entry in DIRECTIVES.values():
+            lines.append(f"  {entry.usage:<44} {entry.help}")
         lines.append("END, EXIT or QUIT leaves. .help ZMQSC, .help ZMQSC DEFINE, .help MQSC DEFINE QLOCAL")
         return lines
     dialect = {"ZMQSC": "ztpf_mq", "ZHTPS": "ztpf_http", "ZHTTPS": "ztpf_http", "MQSC": "zos", "ZOS": "zos"}.get(
@@ -188,19 +188,19 @@ def help_lines(topic: list[str]) -> list[str]:
     )
     if words[0].startswith(".") or words[0].lower() in DIRECTIVES:
         name = words[0].lstrip(".").lower()
-        spec = DIRECTIVES.get(name)
-        if spec is None:
+        found = DIRECTIVES.get(name)
+        if found is None:
             return [f"No directive .{name}."]
-        return [spec.usage, "  " + spec.help] + ([f"  options: {', '.join(spec.options)}"] if spec.options else [])
+        return [found.usage, "  " + found.help] + ([f"  options: {', '.join(found.options)}"] if found.options else [])
     if dialect is None:
         return [f"No help for {' '.join(words)}: try .help, .help ZMQSC, .help ZHTPS or .help MQSC."]
     table = tables.load(dialect)
     prefix = table.command or "MQSC"
     if len(words) == 1:
         lines = [f"{prefix} verbs:"]
-        for verb in table.verbs.values():
-            also = f" ({', '.join(verb.abbrev)})" if verb.abbrev else ""
-            lines.append(f"  {verb.name + also:<24} {verb.help}")
+        for each in table.verbs.values():
+            also = f" ({', '.join(each.abbrev)})" if each.abbrev else ""
+            lines.append(f"  {each.name + also:<24} {each.help}")
         return lines
     verb = table.verb(words[1])
     if verb is None:
@@ -215,10 +215,10 @@ def help_lines(topic: list[str]) -> list[str]:
     for obj in objects:
         also = f" (also {', '.join(obj.aliases)})" if obj.aliases else ""
         lines.append(f"  {obj.name}{also}: {obj.help}")
-        for spec in obj.keywords.values():
-            if verb.name in spec.verbs:
-                default = "" if spec.default is None else f" [{spec.default}]"
-                lines.append(f"    {spec.name:<10} {spec.describe_values()}{default}: {spec.help}")
+        for keyword in obj.keywords.values():
+            if verb.name in keyword.verbs:
+                default = "" if keyword.default is None else f" [{keyword.default}]"
+                lines.append(f"    {keyword.name:<10} {keyword.describe_values()}{default}: {keyword.help}")
     return lines
 
 
