@@ -370,6 +370,8 @@ def convert(spec: KeywordSpec, raw: str | list[str] | None) -> tuple[Any, Valida
             return None, ValidationError("bad_value", spec.name, text, spec.describe_values(), reason)
         return text, None
     if spec.type == "conname":
+        if text.strip() == "":
+            return "", None  # CONNAME(' '): none
         if not _CONNAME.match(text) or len(text) > (spec.max or 256):
             return None, ValidationError("bad_value", spec.name, text, "host(port)")
         return text, None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from mqtool.cli import main_group
@@ -51,20 +52,21 @@ def run(state: Path, *args: str) -> str:
     return result.output
 
 
-def exported(state: Path) -> list[str]:
+def exported(state: Path, all_attributes: bool = False) -> list[str]:
     store = Store.open(state)
     with store.transaction(write=False) as tx:
         system = tx.get_system("CSQ1")
         assert system is not None
-        lines = commands(tx, system)
+        lines = commands(tx, system, all_attributes=all_attributes)
     store.close()
     return lines
 
 
-def test_replay_gives_the_same_displays(tmp_path: Path) -> None:
+@pytest.mark.parametrize("all_attributes", [False, True])
+def test_replay_gives_the_same_displays(tmp_path: Path, all_attributes: bool) -> None:
     first, second = tmp_path / "first", tmp_path / "second"
     run(first, "--system", "CSQ1", "cmd", *SETUP)
-    lines = exported(first)
+    lines = exported(first, all_attributes)
     script = tmp_path / "export.mqsc"
     script.write_text("\n".join(lines) + "\n", encoding="utf-8")
     report = run(second, "--system", "TPF1", "run", "-e", str(script))
@@ -137,3 +139,13 @@ def test_blank_values_that_were_set_replay(tmp_path: Path) -> None:
     ]
     run(second, "cmd", *lines)
     assert run(second, "cmd", "-CSQ1 DIS STC(DEFAULT) DESCR") == run(first, "cmd", "-CSQ1 DIS STC(DEFAULT) DESCR")
+
+
+def test_all_attributes_writes_every_attribute(tmp_path: Path) -> None:
+    run(tmp_path, "--system", "CSQ1", "cmd", "DEFINE QLOCAL(FULL)")
+    define = next(line for line in exported(tmp_path, all_attributes=True) if "QLOCAL(FULL)" in line)
+    assert define == (
+        "-CSQ1 DEFINE QLOCAL(FULL) DESCR('') PUT(ENABLED) GET(ENABLED) DEFPRTY(0) DEFPSIST(NO) USAGE(NORMAL) "
+        "STGCLASS(DEFAULT) MAXDEPTH(999999999) MAXMSGL(4194304) CAPEXPRY(NOLIMIT) STREAMQ('') STRMQOS(BESTEF) "
+        "STATQ(QMGR) REPLACE"
+    )

@@ -75,11 +75,12 @@ def _command(cpf: str, verb: str, record: ObjectRecord, changes: list[str], repl
     return " ".join(words)
 
 
-def commands(tx: Transaction, system: SystemRecord) -> list[str]:
-    """Replayable MQSC commands, each with the system's CPF, that recreate its definitions."""
+def commands(tx: Transaction, system: SystemRecord, all_attributes: bool = False) -> list[str]:
+    """Replayable MQSC commands, each with the system's CPF, that recreate its definitions;
+    `all_attributes` writes every attribute (as dmpmqcfg does), not only the changed ones."""
     cpf = str(system.attrs.get("cpf", "-" + system.name))
     qmgr = manager(tx, system, 0.0)
-    defaults = set(DEFAULT_OBJECTS.values())
+    default_objects = set(DEFAULT_OBJECTS.values())
     present = {
         (r.type, r.name): r
         for type_ in (*QUEUE_TYPES, "CHANNEL", "STGCLASS", "PSID")
@@ -92,14 +93,13 @@ def commands(tx: Transaction, system: SystemRecord) -> list[str]:
         for record in records:
             base = builtin_attrs(record.type, record.name)
             if base is None:
-                verb = "DEFINE"
-                changes = _changes(record.type, record.attrs, table_defaults(record.type))
-                replace = record.type != "PSID"
-                out.append(_command(cpf, verb, record, changes, replace))
+                base = {} if all_attributes else table_defaults(record.type)
+                changes = _changes(record.type, record.attrs, base)
+                out.append(_command(cpf, "DEFINE", record, changes, replace=record.type != "PSID"))
                 continue
-            changes = _changes(record.type, record.attrs, base)
+            changes = _changes(record.type, record.attrs, {} if all_attributes else base)
             if changes:
-                target = late if record.name in defaults else out
+                target = late if record.name in default_objects else out
                 target.append(_command(cpf, "ALTER", record, changes))
 
     def of_type(type_: str) -> list[ObjectRecord]:
@@ -115,7 +115,7 @@ def commands(tx: Transaction, system: SystemRecord) -> list[str]:
 
     emit(of_type("PSID"))
     emit(of_type("STGCLASS"))
-    qmgr_changes = _changes("QMGR", qmgr.attrs, table_defaults("QMGR"))
+    qmgr_changes = _changes("QMGR", qmgr.attrs, {} if all_attributes else table_defaults("QMGR"))
     if qmgr_changes:
         out.append(" ".join([cpf, "ALTER QMGR", *qmgr_changes]))
     # Deleted built-in queues and channels go first: their names may be in use again.
