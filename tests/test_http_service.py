@@ -452,6 +452,8 @@ FURTHER_CASES = [
 
 @pytest.fixture(scope="module")
 def negotiation_port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
+    for name in ("MQTOOL_STATE", "MQTOOL_SYSTEM", "MQTOOL_CLOCK"):
+        os.environ.pop(name, None)
     built = Stack(tmp_path_factory.mktemp("negotiation") / "state")
     built.serve()
     try:
