@@ -204,3 +204,25 @@ def test_interrupt_is_one_line(state: Path, tmp_path: Path) -> None:
     assert process.returncode == 130
     # One message line; the newline before it ends the ^C that a terminal echoes.
     assert err == "\nmqtool: error: interrupted\n"
+
+
+def test_cmd_loads_neither_rich_nor_prompt_toolkit(state: Path) -> None:
+    """DESIGN.md: lazy imports at the edge, so `mqtool cmd` starts fast."""
+    program = (
+        "import sys\n"
+        "from mqtool.cli import main\n"
+        "try:\n"
+        "    main(sys.argv[1:])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "heavy = sorted({m.split('.')[0] for m in sys.modules} & {'rich', 'prompt_toolkit'})\n"
+        "print('heavy:', heavy, file=sys.stderr)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", program, "--state", str(state), "cmd", "ZMQSC DISPLAY QL-*", "-CSQ1 DIS QMGR"],
+        capture_output=True,
+        text=True,
+        env=env(),
+        timeout=60,
+    )
+    assert result.stderr.splitlines()[-1] == "heavy: []", result.stderr
