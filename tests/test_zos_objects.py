@@ -285,3 +285,22 @@ def test_display_dates_use_the_system_offset(mq: Any) -> None:
         "CRDATE(2021-03-09)",
         "CRTIME(10.41.22)",
     ]
+
+
+def test_expryint_schedules_the_engine_expiry_scan(mq: Any) -> None:
+    from mqtool.commands.zos import EXPIRY_TIMER
+
+    def timers() -> list[tuple[str, float]]:
+        store = Store.open(mq.state_dir)
+        with store.transaction(write=False) as tx:
+            rows = tx.conn.execute("SELECT name, due FROM timers WHERE system = 'CSQ1'").fetchall()
+        store.close()
+        return [(str(name), float(due)) for name, due in rows]
+
+    start = Clock.from_setting(FROZEN).timestamp()
+    zos(mq, "ALTER QMGR EXPRYINT(300)")
+    assert timers() == [(EXPIRY_TIMER, start + 300)]
+    zos(mq, "ALTER QMGR EXPRYINT(600)")
+    assert timers() == [(EXPIRY_TIMER, start + 600)]
+    zos(mq, "ALTER QMGR EXPRYINT(OFF)")
+    assert timers() == []

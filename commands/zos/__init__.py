@@ -37,6 +37,9 @@ RC_WRONG_TYPE = "00D44005"
 RC_NOT_EMPTY = "00D44006"
 
 Handler = Callable[[Any, Any], Response]
+# The engine's expiry scan: ALTER QMGR EXPRYINT(n) schedules it n seconds on, OFF drops
+# it; the engine registers the timer function under this name and returns the next due.
+EXPIRY_TIMER = "zos.expiry"
 
 
 # -- the table ------------------------------------------------------------------------
@@ -219,6 +222,15 @@ def active_only(handle: Handler) -> Handler:
 
     guarded.__doc__ = handle.__doc__
     return guarded
+
+
+def schedule_expiry(tx: Transaction, system: SystemRecord, interval: Any, now: float) -> None:
+    """Starts the expiry scan EXPRYINT seconds from now, or stops it (OFF)."""
+    from mqtool.engine.tick import schedule
+
+    tx.conn.execute("DELETE FROM timers WHERE system = ? AND name = ?", (system.name, EXPIRY_TIMER))
+    if str(interval) != "OFF":
+        schedule(tx, system.name, EXPIRY_TIMER, now + int(interval))
 
 
 def find_queue(tx: Transaction, system: SystemRecord, name: str) -> ObjectRecord | None:

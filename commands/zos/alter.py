@@ -7,7 +7,18 @@ from typing import Any
 
 from mqtool.response import Response
 
-from . import RC_WRONG_TYPE, active_only, find_named, manager, not_found, pagesets, refuse, reply, syntax
+from . import (
+    RC_WRONG_TYPE,
+    active_only,
+    find_named,
+    manager,
+    not_found,
+    pagesets,
+    refuse,
+    reply,
+    schedule_expiry,
+    syntax,
+)
 from .builtin import settable, table_defaults
 from .rules import check
 
@@ -24,6 +35,8 @@ def handle(ctx: Any, req: Any) -> Response:
         record.attrs = table_defaults("QMGR") | record.attrs | given
         record.altered = ctx.now
         tx.put_object(record)
+        if "EXPRYINT" in given:
+            schedule_expiry(tx, system, given["EXPRYINT"], ctx.now)
         return reply(req)
     name = req.name
     found = find_named(tx, system, obj, name)
