@@ -25,7 +25,8 @@ def cmd(app: App, commands: tuple[str, ...]) -> None:
     """Run one or more commands given as arguments; `-` reads commands from standard
     input (MQSC file rules apply). Prints the responses only.
 
-    Exit status: 0 when every command completed, 10 when some did not.
+    Exit status: 0 when every command completed, 10 when some did not, 20 when standard
+    input is not UTF-8 text.
 
     \b
     Examples:
@@ -40,7 +41,12 @@ def cmd(app: App, commands: tuple[str, ...]) -> None:
         # An argument is one whole command as typed (a trailing - or + is part of it, as
         # on the console); standard input follows the MQSC file rules.
         if item == "-":
-            summary = run_lines(session, sys.stdin.read().splitlines(), click.echo, echo=False)
+            try:
+                lines = sys.stdin.read().splitlines()
+            except UnicodeDecodeError:
+                click.echo("mqtool: error: cannot read -: not UTF-8 text", err=True)
+                sys.exit(EXIT_NOT_RUN)
+            summary = run_lines(session, lines, click.echo, echo=False)
         else:
             summary = run_lines(session, [item], click.echo, echo=False, whole=True)
         total.read += summary.read

@@ -325,6 +325,13 @@ def test_run_non_utf8_file_exit_20_and_nothing_runs(mq: Any, tmp_path: Path) -> 
     assert "QL-A" not in mq("cmd", "ZMQSC DIS QL-A").stdout.replace("QL-A NOT FOUND", "")
 
 
+def test_cmd_non_utf8_stdin_exit_20(mq: Any) -> None:
+    result = mq("cmd", "-", input=b"ZMQSC DEF QL-A DESCR-'Caf\xe9'\n")  # type: ignore[arg-type]
+    assert result.exit_code == 20
+    assert result.stdout == ""
+    assert result.stderr == "mqtool: error: cannot read -: not UTF-8 text\n"
+
+
 def test_run_needs_a_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, out, err = run_main(["--state", str(tmp_path), "run"], capsys)
     assert (code, out) == (2, "")
