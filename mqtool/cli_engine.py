@@ -216,7 +216,8 @@ def put(
         tally.add(results)
 
     try:
-        result = put_stream(handle, ((payload, options) for payload in source), acknowledge, _ticker(session))
+        items = ((payload, options) for payload in source)
+        result = put_stream(handle, items, acknowledge, _ticker(session), blocking=stdin)
     except WorkloadError as exc:
         fail(str(exc))
     finally:

@@ -3,6 +3,8 @@ per queue; a generic name shows every matching local queue."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from mqtool.engine.stats import QueueStatistics, queue_statistics, readable_size
 from mqtool.response import Response
 from mqtool.session import Context
@@ -33,7 +35,7 @@ def display(ctx: Context, req: Request) -> Response:
     return result
 
 
-def fields(queue: str, stats: QueueStatistics) -> dict[str, object]:
+def fields(queue: str, stats: QueueStatistics) -> dict[str, Any]:
     """The MQSC0251I template's fields: counts as integers, sizes in readable units,
     checkpoint durations in seconds with 3 decimals."""
     return {

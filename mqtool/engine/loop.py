@@ -32,6 +32,7 @@ API (for the shell, `mqtool serve` and service authors)::
 
 from __future__ import annotations
 
+import functools
 import importlib
 import threading
 import time
@@ -167,7 +168,7 @@ class EngineLoop:
         for service in self._services:
             if service not in self._started_services:
                 self._started_services.append(service)
-                self._guard(lambda service=service: service.start(self), "start")
+                self._guard(functools.partial(service.start, self), "start")
         from mqtool.engine.tick import tick
 
         self._guard(lambda: tick(self.session, self.clock.timestamp()), "tick")

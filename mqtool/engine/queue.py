@@ -18,9 +18,12 @@ stored row back into the original bytes.
 from __future__ import annotations
 
 import json
+import queue as queue_module
+import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import cast
 
 from mqtool.clock import Clock
 from mqtool.engine import codecs
@@ -129,6 +132,10 @@ class Message:
     header: dict[str, str]
     payload: bytes
     inflated: str  # "", "hardware" or "software"
+    queue: str = ""  # the local queue it was on
+    stored_payload: bytes = b""  # as stored (compressed or not), to put it back
+    header_text: str = "{}"
+    swbs: int = 0
 
 
 @dataclass(frozen=True)
@@ -295,7 +302,21 @@ GET_COUNT_GROUP = 32  # plain gets counted in the store per statement
 _VERSION = "SELECT version FROM engine_config"
 _COLUMNS = (
     "id, priority, msgid, correlid, persistent, put_time, expiry, original_length, stored_length, codec, swept, "
-    "header, payload"
+    "header, payload, swbs"
+)
+_RESTORE = (
+    "INSERT INTO messages (id, system, queue, priority, msgid, correlid, persistent, put_time, expiry, "
+    "original_length, stored_length, codec, swept, header, payload, swbs) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+# Undoes what the put trigger counts when a got message is put back.
+_UNCOUNT = (
+    "UPDATE queue_stats SET t_put_p = t_put_p - ?1, t_put_p_bytes = t_put_p_bytes - ?2, t_put_np = t_put_np - ?3, "
+    "t_put_np_bytes = t_put_np_bytes - ?4, t_stored = t_stored - ?5, t_comp = t_comp - ?6, "
+    "t_comp_orig = t_comp_orig - ?7, t_comp_stored = t_comp_stored - ?8, i_puts = max(0, i_puts - ?9), "
+    "i_stored = max(0, i_stored - ?5), i_comp = max(0, i_comp - ?6), i_comp_orig = max(0, i_comp_orig - ?7), "
+    "i_comp_stored = max(0, i_comp_stored - ?8), t_gets = max(0, t_gets - ?10), i_gets = max(0, i_gets - ?10) "
+    "WHERE system = ?11 AND queue = ?12"
 )
 _GET_STATS = (
     "UPDATE queue_stats SET t_gets = t_gets + ?, i_gets = i_gets + ?, t_decomp = t_decomp + ?, "
@@ -331,11 +352,14 @@ class QueueHandle:
         self._get_sql: dict[tuple[bool, bool, bool], str] = {}
 
     # -- open / close -------------------------------------------------------------
-    def open(self, tx: Transaction) -> Resolved:
-        """MQOPEN: resolves the name (MQError when it cannot be) and counts the open."""
+    def open(self, tx: Transaction, purpose: str = "put") -> Resolved:
+        """MQOPEN for `put` or `get` (browse too): resolves the name (MQError when it
+        cannot be) and counts the open. A remote queue cannot be opened to get from."""
         resolved = self._resolve(tx)
         if resolved.put_error == Q_MGR_NOT_AVAILABLE:
             raise MQError(Q_MGR_NOT_AVAILABLE, f"queue manager {resolved.qmgr.name} is stopped")
+        if purpose != "put" and resolved.get_error == OPTION_NOT_VALID_FOR_TYPE:
+            raise MQError(OPTION_NOT_VALID_FOR_TYPE, self._why_not(resolved, "get"))
         tx.conn.execute(
             "UPDATE queue_stats SET opens = opens + 1 WHERE system = ? AND queue = ?",
             (self.system_name, resolved.local.name),
@@ -354,7 +378,12 @@ class QueueHandle:
 
     def close(self, tx: Transaction) -> None:
         """MQCLOSE (writes the get counts not written yet)."""
-        if self._pending or (self._in_tx and tx is self._gtx):
+        if tx is not self._gtx:
+            # The transaction of the last gets ended without a rollback report: committed.
+            self._pending += self._in_tx
+            self._in_tx = 0
+            self._gtx = tx
+        if self._pending or self._in_tx:
             self._flush_gets(tx)
         if self.resolved is not None:
             tx.conn.execute(
@@ -506,7 +535,7 @@ class QueueHandle:
             if row is None:
                 return None
             (_, row_id, priority, msgid, correlid, persistent, put_time, expiry, length, stored_length, codec, swept,
-             header, stored) = row  # fmt: skip
+             header, stored, swbs) = row  # fmt: skip
             local = resolved.local.name
             if expiry is not None and expiry <= self.clock.timestamp():
                 conn.execute("DELETE FROM messages WHERE id = ?", (row_id,))
@@ -548,6 +577,10 @@ class QueueHandle:
                 header=json.loads(header) if header != "{}" else {},
                 payload=payload,
                 inflated=inflated,
+                queue=local,
+                stored_payload=stored,
+                header_text=header,
+                swbs=swbs,
             )
 
     def _count_get(self, tx: Transaction, local: str) -> None:
@@ -574,6 +607,38 @@ class QueueHandle:
             "SELECT due FROM timers WHERE system = ? AND name = ?", (self.system_name, MONITOR_TIMER)
         ).fetchone()
         self._flush_due = float(row[0]) if row is not None else self.clock.timestamp() + INTERVAL
+
+    def restore(self, tx: Transaction, messages: list[Message]) -> None:
+        """Puts got messages back where they were (same row, so the same place in the
+        queue) when they could not be handed on; their get and put are not counted."""
+        by_queue: dict[str, list[Message]] = {}
+        for message in messages:
+            tx.conn.execute(
+                _RESTORE,
+                (message.row_id, self.system_name, message.queue, message.priority, message.msgid,
+                 message.correlid, int(message.persistent), message.put_time, message.expiry, message.length,
+                 message.stored, message.codec, int(message.swept), message.header_text, message.stored_payload,
+                 message.swbs),
+            )  # fmt: skip
+            by_queue.setdefault(message.queue, []).append(message)
+        for queue, group in by_queue.items():
+            persistent = [m for m in group if m.persistent]
+            plain = [m for m in group if not m.persistent]
+            packed = [m for m in group if m.codec]
+            # Gets not yet written to the store are taken off the count instead.
+            written = len(group)
+            if queue == self._pending_queue:
+                unwritten = min(written, self._pending + self._in_tx)
+                taken = min(unwritten, self._in_tx)
+                self._in_tx -= taken
+                self._pending -= unwritten - taken
+                written -= unwritten
+            tx.conn.execute(
+                _UNCOUNT,
+                (len(persistent), sum(m.length for m in persistent), len(plain), sum(m.length for m in plain),
+                 sum(m.stored for m in group), len(packed), sum(m.length for m in packed),
+                 sum(m.stored for m in packed), len(group), written, self.system_name, queue),
+            )  # fmt: skip
 
     def rolled_back(self) -> None:
         """The caller's transaction rolled back: the gets in it did not happen."""
@@ -630,22 +695,74 @@ class StreamResult:
     error: MQError | None = None
 
 
+class _Source:
+    """The items of a put stream. A source that may block (standard input) is read by a
+    thread, so the stream can take what is ready without waiting while it holds the
+    store's lock, and wait for more only between transactions."""
+
+    PENDING = object()
+
+    def __init__(self, items: Iterable[tuple[bytes, PutOptions]], blocking: bool) -> None:
+        self._items = iter(items)
+        self._ended = False
+        self._queue: queue_module.Queue[tuple[str, object]] | None = None
+        if blocking:
+            self._queue = queue_module.Queue(maxsize=256)
+            threading.Thread(target=self._fill, name="mqtool-put-source", daemon=True).start()
+
+    def _fill(self) -> None:
+        assert self._queue is not None
+        try:
+            for item in self._items:
+                self._queue.put(("item", item))
+            self._queue.put(("end", None))
+        except BaseException as exc:  # handed to the stream, which raises it
+            self._queue.put(("error", exc))
+
+    def next(self, wait: bool) -> object:
+        """The next item; None at the end; PENDING when not ready and `wait` is false."""
+        if self._ended:
+            return None
+        if self._queue is None:
+            item = next(self._items, None)
+            self._ended = item is None
+            return item
+        try:
+            kind, value = self._queue.get(block=wait)
+        except queue_module.Empty:
+            return self.PENDING
+        if kind == "error":
+            self._ended = True
+            raise value  # type: ignore[misc]
+        if kind == "end":
+            self._ended = True
+            return None
+        return value
+
+
 def put_stream(
     handle: QueueHandle,
     items: Iterable[tuple[bytes, PutOptions]],
     on_commit: Callable[[list[PutResult]], None],
     between: Callable[[], None] | None = None,
     batch_messages: int = BATCH_MESSAGES,
+    pace: Callable[[Transaction], bool] | None = None,
+    blocking: bool = False,
 ) -> StreamResult:
     """Puts every item; a persistent message commits on its own, non-persistent ones in
     batches. `on_commit` hears of each message only after its commit (so an
     acknowledgement means it is stored); `between` runs between transactions (timers).
-    Stops at the first refusal, which it returns; the messages before it stay put."""
+    `pace(tx)` runs after each put (it may move the clock) and says whether the batch
+    must end there (a timer falls due). With `blocking` (items from standard input) the
+    stream never waits for input while it holds the store's lock. Stops at the first
+    refusal, which it returns; the messages before it stay put."""
     store = handle.store
     result = StreamResult()
-    iterator: Iterator[tuple[bytes, PutOptions]] = iter(items)
-    opened = done = False
+    source = _Source(items, blocking)
+    opened = False
+    done = False
     while not done:
+        item = source.next(wait=True)  # waiting for input happens outside any transaction
         committed: list[PutResult] = []
         with store.transaction() as tx:
             if not opened:
@@ -657,22 +774,26 @@ def put_stream(
                 opened = True
             size = 0
             while True:
-                item = next(iterator, None)
                 if item is None:
-                    handle.close(tx)
                     done = True
                     break
+                if item is _Source.PENDING:
+                    break
+                payload, options = cast("tuple[bytes, PutOptions]", item)
                 try:
-                    put = handle.put(tx, item[0], item[1])
+                    put = handle.put(tx, payload, options)
                 except MQError as error:
                     result.error = error
-                    handle.close(tx)
                     done = True
                     break
                 committed.append(put)
                 size += put.length
-                if put.persistent or len(committed) >= batch_messages or size >= BATCH_BYTES:
+                paced = pace(tx) if pace is not None else False
+                if put.persistent or paced or len(committed) >= batch_messages or size >= BATCH_BYTES:
                     break
+                item = source.next(wait=False)
+            if done:
+                handle.close(tx)
         result.count += len(committed)
         if committed:
             on_commit(committed)
@@ -692,10 +813,13 @@ def get_stream(
     batch_messages: int = 64,
     batch_bytes: int = 4 * 1024 * 1024,
 ) -> StreamResult:
-    """Gets (or browses) up to `count` messages (None: all), handing each to `deliver`
-    before the transaction that removes it commits: a message is never lost, and after
-    a crash it may be delivered again. A persistent get commits on its own. With `wait`,
-    an empty queue is polled for up to that many seconds for the next message."""
+    """Gets (or browses) up to `count` messages (None: all) and hands each to `deliver`.
+
+    A get is destructive when its transaction commits (a persistent one commits on its
+    own, non-persistent ones in small batches); `deliver` runs after that commit, so a
+    slow reader never holds the store's lock. When `deliver` fails (a closed pipe, a
+    full disk), the messages of the batch not yet handed on are put back in their
+    places. With `wait`, an empty queue is polled for up to that many seconds."""
     store = handle.store
     result = StreamResult()
     opened = False
@@ -703,18 +827,18 @@ def get_stream(
     deadline: float | None = None
     pause = 0.01
     while count is None or result.count < count:
-        found = 0
+        batch: list[Message] = []
         with store.transaction() as tx:
             if not opened:
                 try:
-                    handle.open(tx)
+                    handle.open(tx, "get")
                 except MQError as error:
                     result.error = error
                     return result
                 opened = True
             size = 0
             try:
-                while count is None or result.count < count:
+                while count is None or result.count + len(batch) < count:
                     try:
                         message = handle.get(tx, selector, browse, after)
                     except MQError as error:
@@ -722,20 +846,27 @@ def get_stream(
                         break
                     if message is None:
                         break
-                    deliver(message)
-                    found += 1
-                    result.count += 1
+                    batch.append(message)
                     size += message.length
                     if browse:
                         after = (message.priority, message.row_id)
-                    if (message.persistent and not browse) or found >= batch_messages or size >= batch_bytes:
+                    if (message.persistent and not browse) or len(batch) >= batch_messages or size >= batch_bytes:
                         break
             except BaseException:
                 handle.rolled_back()  # the transaction rolls back: its gets did not happen
                 raise
+        for index, message in enumerate(batch):
+            try:
+                deliver(message)
+            except BaseException:
+                if not browse:
+                    with store.transaction() as tx:
+                        handle.restore(tx, batch[index:])
+                raise
+            result.count += 1
         if result.error is not None:
             break
-        if found:
+        if batch:
             deadline = None
             pause = 0.01
             if between is not None:

@@ -54,6 +54,8 @@ def tick(session: Session, now: float) -> int:
     """Runs every due timer up to `now`, oldest first; returns how many runs happened."""
     store = session.store
     runs = 0
+    # Timers that can skip idle intervals need the `now` they are catching up to.
+    session.state["tick_now"] = now
     while True:
         with store.transaction(write=False) as tx:
             row = tx.conn.execute(

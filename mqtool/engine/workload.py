@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mqtool.clock import ClockError, parse_duration
 from mqtool.engine import payload as payload_module
@@ -29,7 +29,7 @@ from mqtool.response import FAILED, SYNTAX, Response
 if TYPE_CHECKING:
     from mqtool.parse.command import Directive
     from mqtool.session import Session
-    from mqtool.state import SystemRecord
+    from mqtool.state import SystemRecord, Transaction
 
 DEFAULT_SIZE = 1024  # generated payloads when no size is given
 PREVIEW = 40  # characters of a text payload shown by .get
@@ -133,7 +133,7 @@ class PutTally:
             self.compressed += 1 if result.codec else 0
             self.persistent += 1 if result.persistent else 0
 
-    def fields(self, queue: str, route_text: str) -> dict[str, object]:
+    def fields(self, queue: str, route_text: str) -> dict[str, Any]:
         return {
             "messages": plural(self.count, "message"),
             "queue": queue,
@@ -233,21 +233,30 @@ def do_put(session: Session, directive: Directive, current: SystemRecord | None)
     tally = PutTally()
     clock = session.clock
     start = clock.timestamp()
-    pace: Callable[[], None] | None = None
+    pace: Callable[[Transaction], bool] | None = None
+    between: Callable[[], None] | None = None
     if every > 0:
         counter = [0]
         wall_start = time.monotonic()
 
-        def pace() -> None:
+        def pace(tx: Transaction) -> bool:
+            """After each message: the clock moves on by `every` (a frozen clock is
+            advanced, a wall clock waited for, outside the transaction); the batch
+            ends when a timer falls due, so timers run between messages in time order."""
             counter[0] += 1
-            if clock.frozen:
-                clock.advance(max(0.0, start + counter[0] * every - clock.timestamp()))
-            else:
+            if not clock.frozen:
+                return True
+            clock.advance(max(0.0, start + counter[0] * every - clock.timestamp()))
+            due = tx.conn.execute("SELECT min(due) FROM timers").fetchone()[0]
+            return due is not None and due <= clock.timestamp()
+
+        def between() -> None:
+            if not clock.frozen:
                 time.sleep(max(0.0, wall_start + counter[0] * every - time.monotonic()))
             session.tick()
 
     items = ((data, options) for data in spec.payloads())
-    result = put_stream(handle, items, tally.add, between=pace, batch_messages=1 if every > 0 else 1000)
+    result = put_stream(handle, items, tally.add, between=between, pace=pace)
     response = Response(status=FAILED if result.error else "ok")
     if tally.count or result.error is None:
         response.add("MQT0101I", **tally.fields(queue, route(handle)))
@@ -279,7 +288,7 @@ def _sweep_summary(session: Session, system: str, start: float, end: float, coun
     )
 
 
-def get_line(verb: str, queue: str, number: int, message: Message) -> dict[str, object]:
+def get_line(verb: str, queue: str, number: int, message: Message) -> dict[str, Any]:
     """The fields of MQT0110I: one message got or browsed."""
     stored = ""
     if message.codec:
@@ -326,7 +335,7 @@ def do_get(session: Session, directive: Directive, current: SystemRecord | None)
     verb = "Browsed" if browse else "Got"
     handle = QueueHandle(session.store, session.clock, system.name, queue)
     response = Response()
-    lines: list[dict[str, object]] = []
+    lines: list[dict[str, Any]] = []
 
     def deliver(message: Message) -> None:
         lines.append(get_line(verb, queue, len(lines) + 1, message))
