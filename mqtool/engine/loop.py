@@ -18,7 +18,8 @@ API (for the shell, `mqtool serve` and service authors)::
   `ConsoleEntry` (id, system, time, text) instead, for callers that show the system.
 - `on_error(text)` hears of a failed iteration (the loop goes on); default: ignored.
 - `loop.step()` runs one iteration in the calling thread (tests use it with a frozen
-  clock). `interval` is the pause between iterations (default 0.2 s).
+  clock); `loop.close()` then stops its services. `interval` is the pause between
+  iterations (default 0.2 s).
 - A `Service` (protocol below) is started from the loop's thread with `start(loop)`,
   then `poll()` is called every iteration and `stop()` once at the end. Inside them
   `loop.store`, `loop.session` and `loop.clock` belong to the loop's thread;
@@ -201,6 +202,10 @@ class EngineLoop:
         except Exception as exc:  # a failed iteration is reported; the loop goes on
             if self._on_error is not None:
                 self._on_error(f"{what}: {type(exc).__name__}: {exc}")
+
+    def close(self) -> None:
+        """Stops the services and closes the store of a loop driven by `step()`."""
+        self._shutdown()
 
     def _shutdown(self) -> None:
         for service in reversed(self._started_services):
