@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib import resources
@@ -15,6 +16,7 @@ from mqtool.state.records import ObjectRecord, SystemRecord
 DB_NAME = "mqtool.db"
 APPLICATION_ID = 0x4D51544C  # "MQTL": marks the file as an mqtool store
 BUSY_TIMEOUT_MS = 60_000
+WAL_RETRY_MS = 20
 WATCHED = ("systems", "timers")  # tables whose changes Store.generation() reports
 
 
@@ -78,20 +80,40 @@ class Store:
     def _prepare(self) -> None:
         conn = self.conn
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-        tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        # One read transaction, so that a process creating the store at this moment is
+        # seen either before its first migration (empty) or after it (marked), never between.
+        conn.execute("BEGIN")
+        try:
+            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+            tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        finally:
+            conn.execute("COMMIT")
         if app_id != APPLICATION_ID and (app_id != 0 or tables):
             raise StoreError(
                 f"the state file {self.path} belongs to another program (application id {app_id:#x}); "
                 "use another --state directory"
             )
-        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        mode = self._wal()
         if str(mode).lower() != "wal":
             raise StoreError(f"the state file {self.path} cannot use WAL mode (got {mode})")
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")
         self._migrate()
         self._watch()
+
+    def _wal(self) -> str:
+        """Switches the file to WAL mode. The switch needs the file to itself and SQLite
+        does not wait for that (no busy handler), so while other processes are opening a
+        new store at the same moment, try again for up to the busy timeout."""
+        attempts = BUSY_TIMEOUT_MS // WAL_RETRY_MS
+        for attempt in range(attempts):
+            try:
+                return str(self.conn.execute("PRAGMA journal_mode = WAL").fetchone()[0])
+            except sqlite3.OperationalError as exc:
+                if getattr(exc, "sqlite_errorname", "") != "SQLITE_BUSY" or attempt == attempts - 1:
+                    raise
+                time.sleep(WAL_RETRY_MS / 1000)
+        raise AssertionError("unreachable")
 
     def _migrate(self) -> None:
         conn = self.conn

@@ -330,6 +330,34 @@ def test_concurrent_processes_lose_no_definition(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+def test_processes_creating_one_store_at_once(tmp_path: Path) -> None:
+    """Six processes find no store and create it at the same moment, a few times over:
+    switching to WAL and the first migration are raced for, and nobody fails."""
+    for round_ in range(4):
+        state = tmp_path / f"state{round_}"
+        processes = [
+            subprocess.Popen(
+                _mqtool("--state", str(state), "cmd", f"ZMQSC DEFINE QL-RACE.Q{worker}"),
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                env=_env(),
+            )
+            for worker in range(6)
+        ]
+        for process in processes:
+            out, err = process.communicate(timeout=120)
+            assert (process.returncode, err) == (0, ""), (out, err)
+        opened = Store.open(state)
+        try:
+            with opened.transaction(write=False) as tx:
+                assert len(tx.objects("TPF1", "QL", "RACE.*")) == 6
+                assert [s.name for s in tx.systems()] == ["TPF1", "CSQ1"]
+        finally:
+            opened.close()
+
+
+@pytest.mark.slow
 def test_acknowledged_definitions_survive_kill_9(tmp_path: Path) -> None:
     """Every DEFINE whose success line reached the pipe is in the store after kill -9."""
     state = tmp_path / "state"
