@@ -232,8 +232,8 @@ def put(
 
 def _writer(out_dir: Path | None) -> Callable[[Any], None]:
     """Where got messages go: standard output (each followed by a newline) or one file
-    per message in out_dir (`MSGID.msg`, exact bytes; persistent ones synced to disk
-    before the get commits)."""
+    per message in out_dir (`MSGID.msg`, exact bytes; persistent ones synced to disk).
+    They run after the get has committed (see get_stream)."""
     if out_dir is None:
         stream = sys.stdout.buffer
 
@@ -289,8 +289,8 @@ def get(
     leaves them), in priority order and first in, first out within a priority. Payloads
     go to standard output, each followed by a newline, or to --out DIR as exact files.
     Compressed messages are inflated (hardware with the accelerator, software without).
-    A message is written before its removal commits: none is ever lost, and after a
-    crash one may be written twice.
+    A message is written out after its removal commits; one that cannot be written (a
+    closed pipe, a full disk) is put back in its place on the queue.
 
     Exit status: 0 the messages asked for were got (with --all: however many), 1 fewer
     (MQRC 2033) or the queue manager refused (MQRC reason), 2 a bad option.
