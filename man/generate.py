@@ -313,13 +313,14 @@ def section_one() -> dict[str, str]:
 # -- section 7 ----------------------------------------------------------------------------
 def keyword_block(dialect: str) -> str:
     table = tables.load(dialect)
-    prefix = table.command or "MQSC"
+    # MQSC has no command word of its own: its verbs stand first (after an optional CPF).
+    prefix = f"{table.command} " if table.command else ""
     out = [BEGIN, ".SH KEYWORD REFERENCE", f"Generated from the keyword table of {DIALECT_TITLES[dialect]}."]
     out.append(".SS Verbs")
     for verb in table.verbs.values():
         also = f" ({', '.join(verb.abbrev)})" if verb.abbrev else ""
         objects = f" Objects: {', '.join(verb.objects)}." if verb.objects else ""
-        out += [".TP", f".B {esc(prefix + ' ' + verb.name + also)}", esc(sentence(verb.help) + objects)]
+        out += [".TP", f".B {esc(prefix + verb.name + also)}", esc(sentence(verb.help) + objects)]
     for obj in table.objects.values():
         also = f" (also {', '.join(obj.aliases)})" if obj.aliases else ""
         out += [f'.SS "{esc(obj.name + also)}"', esc(sentence(obj.help))]

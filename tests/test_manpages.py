@@ -123,10 +123,10 @@ def test_every_keyword_is_in_its_dialect_page(dialect: str) -> None:
     assert reference is not None, f"{DIALECT_PAGES[dialect]} has no KEYWORD REFERENCE section"
     parts = subsections(reference)
     verbs = {tag.split(" (")[0]: tag for tag in tagged(parts.get("Verbs", []))}
-    prefix = table.command or "MQSC"
+    prefix = f"{table.command} " if table.command else ""
     missing = []
     for verb in table.verbs.values():
-        tag = verbs.get(f"{prefix} {verb.name}")
+        tag = verbs.get(prefix + verb.name)
         if tag is None:
             missing.append(f"verb {verb.name}")
             continue
