@@ -52,7 +52,7 @@ def shell_command(app: App, system: str | None) -> None:
     console messages appear above the prompt.
 
     When standard input is not a terminal, the commands are read from it without a
-    prompt and reported exactly like `mqtool run -` (exit status 0 or 10).
+    prompt and reported exactly like `mqtool run -` (exit status 0, 10 or 20).
 
     \b
     Examples:
