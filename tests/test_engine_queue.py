@@ -397,3 +397,33 @@ def test_messages_that_cannot_be_handed_on_go_back_in_place(engine: Engine) -> N
     assert engine.figures("Q1") == {"CURDEPTH": 4, "SWBS": 4, "COMPRESSED": 4}
     assert engine.stat("Q1", "t_gets") == 2 and engine.stat("Q1", "t_put_np") == 6
     assert [m.payload for m in engine.get("Q1", None)] == payloads[2:]
+
+
+def test_an_open_handle_sees_what_other_connections_did(engine: Engine, tmp_path: Path) -> None:
+    engine.cmd("ZMQSC DEFINE QL-Q1 MAXDEPTH-3")
+    handle = engine.handle("Q1")
+    with engine.store.transaction() as tx:
+        handle.open(tx)
+        handle.put(tx, b"mine", PutOptions())
+    other = Store.open(tmp_path / "state")
+    try:
+        # Another process puts two messages: this handle's next put finds the queue full.
+        theirs = QueueHandle(other, engine.clock, "TPF1", "Q1")
+        with other.transaction() as tx:
+            theirs.put(tx, b"a", PutOptions())
+            theirs.put(tx, b"b", PutOptions())
+        with pytest.raises(MQError) as error, engine.store.transaction() as tx:
+            handle.put(tx, b"too many", PutOptions())
+        assert reason(error) == 2053
+        # ... and sees a definition changed there, too.
+        with other.transaction() as tx:
+            tx.conn.execute("DELETE FROM messages WHERE queue = 'Q1'")
+            record = tx.get_object("TPF1", "QL", "Q1")
+            assert record is not None
+            record.attrs["PUT"] = "DISABLED"
+            tx.put_object(record)
+        with pytest.raises(MQError) as error, engine.store.transaction() as tx:
+            handle.put(tx, b"x", PutOptions())
+        assert reason(error) == 2051
+    finally:
+        other.close()

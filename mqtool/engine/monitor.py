@@ -160,8 +160,10 @@ def run_checkpoint(session: Session, tx: Transaction, system: SystemRecord, due:
         started = clock.perf()
         memory = {record.name for record in tx.objects(system.name, "QL") if record.attrs.get("COMMON", "NO") != "YES"}
         written = conn.execute(
-            "SELECT queue, sum(stored_length) FROM messages WHERE id > ? AND system = ? AND persistent != 0 "
-            "AND swept = 0 GROUP BY queue",
+            "SELECT m.queue, sum(m.stored_length) FROM messages m JOIN queue_stats q "
+            "ON q.system = m.system AND q.queue = m.queue "
+            "WHERE m.id > ? AND m.system = ? AND m.persistent != 0 AND m.swept = 0 AND m.id > q.sweep_mark "
+            "GROUP BY m.queue",
             (mark, system.name),
         ).fetchall()
         ios = {queue: -(-int(size) // FILE_BLOCK) for queue, size in written if queue in memory and size}

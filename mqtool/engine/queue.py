@@ -11,8 +11,9 @@ SELECT and one INSERT (triggers keep the queue's figures and put counters).
 For a channel engine: a message on a transmission queue carries its transmission
 header as JSON in `messages.header` (`{"rname": ..., "rqmname": ..., "qmgr": ...}`);
 messages of a batch in flight are listed by row id in the XMITQ's status field
-`inflight` (see `set_inflight`), which the sweeper never sweeps; `inflate()` turns a
-stored row back into the original bytes.
+`inflight` (see `set_inflight`), which the sweeper never sweeps; a message is on file
+(swept) when `messages.swept` is 1 or its id is at most its queue's
+`queue_stats.sweep_mark`; `inflate()` turns a stored row back into the original bytes.
 """
 
 from __future__ import annotations
@@ -342,6 +343,11 @@ class QueueHandle:
         self._system_swbs = 0
         self._prefix: bytes | None = None
         self._count = _MAX_COUNT
+        # What the handle knows of the queue's figures holds while nothing else writes.
+        self._figures = False
+        self._changes = -1
+        self._data_version = -1
+        self._select_params: dict[str, tuple[object, ...]] = {}
         # Plain gets are counted in the store in groups (one statement per group, not per
         # get): `_pending` from committed transactions, `_in_tx` from the current one.
         self._pending = 0
@@ -397,15 +403,29 @@ class QueueHandle:
         return self.resolved
 
     def _sync(self, tx: Transaction) -> Resolved:
-        """Once per transaction: the definitions (if changed) and the queue's live figures."""
+        """Once per transaction: the definitions (if changed) and the queue's live figures.
+        When nothing was written since this handle's last statement, neither on its own
+        connection (total_changes) nor by another one (data_version), what it knows is
+        still true and costs one PRAGMA to confirm."""
+        conn = tx.conn
         resolved = self.resolved
+        if (
+            resolved is not None
+            and self._figures
+            and self._changes == conn.total_changes
+            and conn.execute("PRAGMA data_version").fetchone()[0] == self._data_version
+        ):
+            self._tx = tx
+            return resolved
         for _ in range(2):
             local = resolved.local.name if resolved is not None else ""
-            row = tx.conn.execute(_SYNC, (self.system_name, local)).fetchone()
+            row = conn.execute(_SYNC, (self.system_name, local)).fetchone()
             if resolved is None or row[0] != self._version or row[1] is None:
                 resolved = self._resolve(tx)
                 continue
             self._depth, self._hi_warned, self._system_swbs = row[1], row[2], row[3]
+            self._data_version = conn.execute("PRAGMA data_version").fetchone()[0]
+            self._figures = True
             self._tx = tx
             return resolved
         raise MQError(UNKNOWN_OBJECT_NAME, f"queue {self.queue_name} was deleted")
@@ -487,7 +507,37 @@ class QueueHandle:
             self._system_swbs += swbs
             if self._system_swbs >= resolved.swb.high:
                 self._sweep(tx, resolved, now)
+        self._changes = tx.conn.total_changes
         return PutResult(cursor.lastrowid or 0, msgid, length, stored_length, codec, persistent, swbs)
+
+    def put_committed(self, payload: bytes, options: PutOptions) -> PutResult:
+        """One put in a transaction of its own, committed (durable, with synchronous=FULL)
+        before it returns: the path of a persistent message, without the generality of
+        `store.transaction()`. MQError leaves nothing behind."""
+        conn = self.store.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            result = self.put(Transaction(self.store), payload, options)
+        except BaseException:
+            conn.execute("ROLLBACK")
+            self._figures = False
+            raise
+        conn.execute("COMMIT")
+        return result
+
+    def get_committed(self, selector: Selector | None = None) -> Message | None:
+        """One destructive get in a transaction of its own, committed before it returns."""
+        conn = self.store.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            message = self.get(Transaction(self.store), selector)
+        except BaseException:
+            conn.execute("ROLLBACK")
+            self.rolled_back()
+            self._figures = False
+            raise
+        conn.execute("COMMIT")
+        return message
 
     def _why_not(self, resolved: Resolved, what: str) -> str:
         if resolved.put_error == Q_MGR_NOT_AVAILABLE:
@@ -534,18 +584,26 @@ class QueueHandle:
                 continue
             if row is None:
                 return None
-            (_, row_id, priority, msgid, correlid, persistent, put_time, expiry, length, stored_length, codec, swept,
-             header, stored, swbs) = row  # fmt: skip
+            (_, mark, row_id, priority, msgid, correlid, persistent, put_time, expiry, length, stored_length, codec,
+             swept, header, stored, swbs) = row  # fmt: skip
+            # On file: swept past the queue's sweep mark, or marked alone.
+            swept = swept or (mark is not None and row_id <= mark)
             local = resolved.local.name
             if expiry is not None and expiry <= self.clock.timestamp():
                 conn.execute("DELETE FROM messages WHERE id = ?", (row_id,))
                 conn.execute(_GET_STATS, (0, 0, 0, 0, 0, 0, 0, 0, 0, 1, self.system_name, local))
+                self._depth -= 1
+                if not swept and resolved.memory:
+                    self._system_swbs -= swbs
                 continue
             payload = inflate(codec, stored, length, msgid)
             inflated = ("hardware" if resolved.accelerator else "software") if codec else ""
             read_ios = file_ios(stored_length) if swept else 0
             if not browse:
                 conn.execute("DELETE FROM messages WHERE id = ?", (row_id,))
+                self._depth -= 1
+                if not swept and resolved.memory:
+                    self._system_swbs -= swbs
             if not browse and not codec and not swept:
                 self._count_get(tx, local)
             elif not browse or codec or swept:
@@ -562,6 +620,7 @@ class QueueHandle:
                     conn.execute(
                         "UPDATE engine_state SET read_ios = read_ios + ? WHERE system = ?", (read_ios, self.system_name)
                     )
+            self._changes = conn.total_changes
             return Message(
                 row_id=row_id,
                 msgid=msgid,
@@ -592,7 +651,9 @@ class QueueHandle:
             self._flush_gets(tx)
         self._pending_queue = local
         self._in_tx += 1
-        if self._pending + self._in_tx >= GET_COUNT_GROUP or self.clock.timestamp() >= self._flush_due:
+        waiting = self._pending + self._in_tx
+        # The clock is asked every 8th get: the group is written by the interval's end.
+        if waiting >= GET_COUNT_GROUP or (not waiting & 7 and self.clock.timestamp() >= self._flush_due):
             self._flush_gets(tx)
 
     def _flush_gets(self, tx: Transaction) -> None:
@@ -611,6 +672,7 @@ class QueueHandle:
     def restore(self, tx: Transaction, messages: list[Message]) -> None:
         """Puts got messages back where they were (same row, so the same place in the
         queue) when they could not be handed on; their get and put are not counted."""
+        self._figures = False
         by_queue: dict[str, list[Message]] = {}
         for message in messages:
             tx.conn.execute(
@@ -661,11 +723,17 @@ class QueueHandle:
             if key[2]:
                 where += " AND (priority < ? OR (priority = ? AND id > ?))"
             sql = (
-                f"SELECT (SELECT version FROM engine_config), {_COLUMNS} FROM messages WHERE {where} "
-                "ORDER BY priority DESC, id LIMIT 1"
+                "SELECT (SELECT version FROM engine_config), "
+                "(SELECT sweep_mark FROM queue_stats WHERE system = ? AND queue = ?), "
+                f"{_COLUMNS} FROM messages WHERE {where} ORDER BY priority DESC, id LIMIT 1"
             )
             self._get_sql[key] = sql
-        params: list[object] = [self.system_name, local]
+        if not any(key):
+            plain = self._select_params.get(local)
+            if plain is None:
+                plain = self._select_params[local] = (self.system_name, local, self.system_name, local)
+            return sql, plain
+        params: list[object] = [self.system_name, local, self.system_name, local]
         if selector.msgid is not None:
             params.append(selector.msgid)
         if selector.correlid is not None:

@@ -50,11 +50,20 @@ def sweep(tx: Transaction, system: SystemRecord, now: float, settings: SwbSettin
             continue
         # Messages of a channel batch in flight stay in memory (the channel engine lists them).
         inflight = set(record.status.get("inflight", ())) if record.attrs.get("USAGE") == "XMITQ" else set()
-        chosen: list[tuple[int]] = []
-        freed = ios = 0
+        row = conn.execute(
+            "SELECT sweep_mark FROM queue_stats WHERE system = ? AND queue = ?", (system.name, queue)
+        ).fetchone()
+        mark = int(row[0]) if row is not None else 0
+        # Up to the mark everything is on file, so the search starts after it, in put
+        # order. The mark advances over the run of messages swept before the first one in
+        # flight (no row is rewritten); any swept after that one are marked row by row.
+        new_mark, run_swbs, passed_inflight = mark, 0, False
+        singles: list[tuple[int]] = []
+        count = freed = ios = 0
         cursor = conn.execute(
-            "SELECT id, swbs, stored_length FROM messages WHERE system = ? AND queue = ? AND swept = 0 ORDER BY id",
-            (system.name, queue),
+            "SELECT id, swbs, stored_length FROM messages WHERE id > ? AND +system = ? AND +queue = ? "
+            "AND swept = 0 ORDER BY id",
+            (mark, system.name, queue),
         )
         while need > 0:
             rows = cursor.fetchmany(_FETCH)
@@ -62,8 +71,14 @@ def sweep(tx: Transaction, system: SystemRecord, now: float, settings: SwbSettin
                 break
             for row_id, swbs, stored in rows:
                 if row_id in inflight:
+                    passed_inflight = True
                     continue
-                chosen.append((row_id,))
+                if passed_inflight:
+                    singles.append((row_id,))
+                else:
+                    new_mark = row_id
+                    run_swbs += swbs
+                count += 1
                 freed += swbs
                 ios += file_ios(stored)
                 need -= swbs
@@ -72,18 +87,24 @@ def sweep(tx: Transaction, system: SystemRecord, now: float, settings: SwbSettin
         cursor.close()
         if inflight and need > 0:
             blocked.append(queue)
-        if not chosen:
+        if not count:
             continue
-        conn.executemany("UPDATE messages SET swept = 1 WHERE id = ?", chosen)
+        if new_mark != mark:
+            conn.execute(
+                "UPDATE queue_stats SET sweep_mark = ?, swbs = swbs - ? WHERE system = ? AND queue = ?",
+                (new_mark, run_swbs, system.name, queue),
+            )
+        if singles:
+            conn.executemany("UPDATE messages SET swept = 1 WHERE id = ?", singles)
         conn.execute(
             "UPDATE queue_stats SET swept_msgs = swept_msgs + ?, sweep_ios = sweep_ios + ? "
             "WHERE system = ? AND queue = ?",
-            (len(chosen), ios, system.name, queue),
+            (count, ios, system.name, queue),
         )
-        outcome.messages += len(chosen)
+        outcome.messages += count
         outcome.ios += ios
         outcome.after -= freed
-        outcome.queues[queue] = len(chosen)
+        outcome.queues[queue] = count
     outcome.aborted = outcome.after > settings.low
     if outcome.aborted:
         for queue in blocked:

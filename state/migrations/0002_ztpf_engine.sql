@@ -6,6 +6,9 @@
 -- START QMGR, a channel moving messages) keeps them right without extra statements.
 -- Column families: t_ since the statistics reset, i_ the statistics interval running now,
 -- l_ the last completed interval (the 5-second monitor closes it).
+-- The sweeper moves a queue's messages to file oldest first, so "on file" is mostly a
+-- mark: messages with id <= sweep_mark are on file (no row is rewritten); messages.swept
+-- marks only those swept past a channel batch in flight, which stays in memory.
 
 -- SWBs the message occupies while it is in memory (0 on a common queue).
 ALTER TABLE messages ADD COLUMN swbs INTEGER NOT NULL DEFAULT 0;
@@ -17,6 +20,7 @@ CREATE TABLE queue_stats (
     depth           INTEGER NOT NULL DEFAULT 0,
     swbs            INTEGER NOT NULL DEFAULT 0,
     compressed      INTEGER NOT NULL DEFAULT 0,
+    sweep_mark      INTEGER NOT NULL DEFAULT 0,
     hi_warned       INTEGER NOT NULL DEFAULT 0,
     opens           INTEGER NOT NULL DEFAULT 0,
     closes          INTEGER NOT NULL DEFAULT 0,
@@ -177,7 +181,7 @@ CREATE TRIGGER engine_message_put AFTER INSERT ON messages
 BEGIN
     UPDATE queue_stats SET
         depth = depth + 1,
-        swbs = swbs + CASE WHEN new.swept = 0 THEN new.swbs ELSE 0 END,
+        swbs = swbs + CASE WHEN new.swept = 0 AND new.id > sweep_mark THEN new.swbs ELSE 0 END,
         compressed = compressed + (new.codec != ''),
         t_put_p = t_put_p + (new.persistent != 0),
         t_put_p_bytes = t_put_p_bytes + CASE WHEN new.persistent != 0 THEN new.original_length ELSE 0 END,
@@ -199,7 +203,7 @@ CREATE TRIGGER engine_message_removed AFTER DELETE ON messages
 BEGIN
     UPDATE queue_stats SET
         depth = depth - 1,
-        swbs = swbs - CASE WHEN old.swept = 0 THEN old.swbs ELSE 0 END,
+        swbs = swbs - CASE WHEN old.swept = 0 AND old.id > sweep_mark THEN old.swbs ELSE 0 END,
         compressed = compressed - (old.codec != '')
     WHERE system = old.system AND queue = old.queue;
 END;
@@ -207,7 +211,7 @@ END;
 CREATE TRIGGER engine_message_swept AFTER UPDATE OF swept ON messages WHEN (old.swept = 0) != (new.swept = 0)
 BEGIN
     UPDATE queue_stats SET
-        swbs = swbs + CASE WHEN new.swept = 0 THEN new.swbs ELSE -new.swbs END
+        swbs = swbs + CASE WHEN new.id <= sweep_mark THEN 0 WHEN new.swept = 0 THEN new.swbs ELSE -new.swbs END
     WHERE system = new.system AND queue = new.queue;
 END;
 
@@ -216,12 +220,12 @@ WHEN old.system != new.system OR old.queue != new.queue
 BEGIN
     UPDATE queue_stats SET
         depth = depth - 1,
-        swbs = swbs - CASE WHEN old.swept = 0 THEN old.swbs ELSE 0 END,
+        swbs = swbs - CASE WHEN old.swept = 0 AND old.id > sweep_mark THEN old.swbs ELSE 0 END,
         compressed = compressed - (old.codec != '')
     WHERE system = old.system AND queue = old.queue;
     UPDATE queue_stats SET
         depth = depth + 1,
-        swbs = swbs + CASE WHEN new.swept = 0 THEN new.swbs ELSE 0 END,
+        swbs = swbs + CASE WHEN new.swept = 0 AND new.id > sweep_mark THEN new.swbs ELSE 0 END,
         compressed = compressed + (new.codec != '')
     WHERE system = new.system AND queue = new.queue;
 END;
