@@ -206,7 +206,7 @@ def put(
                     number=number,
                     queue=queue,
                     msgid=format_id(result.msgid),
-                    length=result.length,
+                    length=f"{result.length} bytes" if result.length != 1 else "1 byte",
                     stored=result.stored,
                     codec=" compressed" if result.codec else "",
                 )

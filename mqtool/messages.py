@@ -65,12 +65,12 @@ CATALOGUE: dict[str, Entry] = {
     "MQT0207E": Entry(".httpconf: cannot write {file}: {reason}", "The configuration file could not be written."),
     # engine workload: puts, gets, the console, serve (mqtool put/get/console/serve, .put/.get/.console)
     "MQT0101I": Entry(
-        "Put {messages} to {queue}{route}: {length} bytes, stored {stored}; {compressed} compressed, "
+        "Put {messages} to {queue}{route}: {length}, stored {stored}; {compressed} compressed, "
         "{persistent} persistent",
         "Messages were put (and committed); sizes are original and stored (after queue compression) totals.",
     ),
     "MQT0102I": Entry(
-        "Message {number} put to {queue}: MSGID {msgid}, {length} bytes, stored {stored}{codec}",
+        "Message {number} put to {queue}: MSGID {msgid}, {length}, stored {stored}{codec}",
         "Acknowledges one message: it is committed to the store (persistent ones survive a crash).",
     ),
     "MQT0103I": Entry(

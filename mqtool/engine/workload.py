@@ -138,7 +138,7 @@ class PutTally:
             "messages": plural(self.count, "message"),
             "queue": queue,
             "route": route_text,
-            "length": self.length,
+            "length": plural(self.length, "byte"),
             "stored": self.stored,
             "compressed": self.compressed,
             "persistent": self.persistent,
