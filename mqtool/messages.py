@@ -65,8 +65,7 @@ CATALOGUE: dict[str, Entry] = {
     "MQT0207E": Entry(".httpconf: cannot write {file}: {reason}", "The configuration file could not be written."),
     # engine workload: puts, gets, the console, serve (mqtool put/get/console/serve, .put/.get/.console)
     "MQT0101I": Entry(
-        "Put {messages} to {queue}{route}: {length}, stored {stored}; {compressed} compressed, "
-        "{persistent} persistent",
+        "Put {messages} to {queue}{route}: {length}, stored {stored}; {compressed} compressed, {persistent} persistent",
         "Messages were put (and committed); sizes are original and stored (after queue compression) totals.",
     ),
     "MQT0102I": Entry(
