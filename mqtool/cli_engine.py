@@ -72,13 +72,11 @@ def _stdin_lines(stream: IO[bytes]) -> Iterator[bytes]:
 def _expiry(text: str | None) -> float | None:
     if text is None:
         return None
-    from mqtool.clock import ClockError, parse_duration
+    from mqtool.clock import ClockError
+    from mqtool.engine.workload import parse_expiry
 
-    value = text.strip()
-    if value.isdigit():
-        return int(value) / 10  # MQ's unit: tenths of a second
     try:
-        return parse_duration(value)
+        return parse_expiry(text)
     except ClockError as exc:
         fail(f"--expiry: {exc} (or tenths of a second, as MQ counts)")
 

@@ -196,6 +196,15 @@ def _ids(directive: Directive) -> tuple[bytes | None, bytes | None]:
     return msgid, correlid
 
 
+def parse_expiry(text: str) -> float:
+    """An expiry as MQ counts it, tenths of a second (`300` is 30 s), or a duration
+    with a unit (`30s`, `5m`); the same rule for `mqtool put --expiry` and `.put expiry=`."""
+    value = text.strip()
+    if value.isdigit():
+        return int(value) / 10
+    return parse_duration(value)
+
+
 def do_put(session: Session, directive: Directive, current: SystemRecord | None) -> Response:
     """`.put QUEUE [count=N] [size=N] [pattern=P] [persistent=yes] [seed=N] [file=PATH]
     [data='text'] [priority=N] [msgid=ID] [correlid=ID] [expiry=DURATION] [every=DURATION]`"""
@@ -217,7 +226,7 @@ def do_put(session: Session, directive: Directive, current: SystemRecord | None)
         spec.check()
         msgid, correlid = _ids(directive)
         every = parse_duration(directive.options["every"]) if "every" in directive.options else 0.0
-        expiry = parse_duration(directive.options["expiry"]) if "expiry" in directive.options else None
+        expiry = parse_expiry(directive.options["expiry"]) if "expiry" in directive.options else None
         options = PutOptions(
             persistent=_yes_no(directive, "persistent"),
             priority=_integer(directive, "priority", 0, 9) or 0,
