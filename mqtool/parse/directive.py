@@ -5,47 +5,10 @@ from __future__ import annotations
 import re
 
 from mqtool.parse.command import Directive, LexError
+from mqtool.parse.quoting import split_quoted
 
 _NAME = re.compile(r"^\.([A-Za-z][A-Za-z0-9_-]*)")
 _KEY = re.compile(r"^([A-Za-z][A-Za-z0-9_-]*)=(.*)$", re.DOTALL)
-
-
-def _split(text: str) -> list[str]:
-    words: list[str] = []
-    current: list[str] = []
-    quoted = False
-    started = False
-    word_start = 0
-    i = 0
-    while i < len(text):
-        char = text[i]
-        if not started:
-            word_start = i
-        if quoted:
-            if char == "'":
-                if i + 1 < len(text) and text[i + 1] == "'":
-                    current.append("'")
-                    i += 2
-                    continue
-                quoted = False
-            else:
-                current.append(char)
-        elif char == "'":
-            quoted = True
-            started = True
-        elif char in " \t":
-            if started:
-                words.append("".join(current))
-            current, started = [], False
-        else:
-            current.append(char)
-            started = True
-        i += 1
-    if quoted:
-        raise LexError("quote", text[word_start:].rstrip(), "unbalanced apostrophes")
-    if started:
-        words.append("".join(current))
-    return words
 
 
 def lex(text: str) -> Directive:
@@ -56,7 +19,7 @@ def lex(text: str) -> Directive:
     if body and body[0] not in " \t":
         raise LexError("token", text.split()[0], "not a directive name")
     directive = Directive(text=text, name=match.group(1).lower())
-    for word in _split(body):
+    for word, _ in split_quoted(body):
         key = _KEY.match(word)
         if key:
             name = key.group(1).lower()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from mqtool.parse.command import Command, LexError, Param
+from mqtool.parse.quoting import split_quoted
 
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 
@@ -39,48 +40,9 @@ def _read_parens(text: str, start: int, keyword: str) -> tuple[str, int, bool]:
 
 
 def _items(inside: str) -> list[tuple[str, bool]]:
-    """Splits the inside of parentheses into items separated by commas or blanks,
-    unquoting quoted items (`''` is one quote)."""
-    items: list[tuple[str, bool]] = []
-    current: list[str] = []
-    quoted = False
-    was_quoted = False
-    depth = 0
-    started = False
-    i = 0
-    while i < len(inside):
-        char = inside[i]
-        if quoted:
-            if char == "'":
-                if i + 1 < len(inside) and inside[i + 1] == "'":
-                    current.append("'")
-                    i += 2
-                    continue
-                quoted = False
-            else:
-                current.append(char)
-        elif char == "'":
-            quoted = True
-            was_quoted = True
-            started = True
-        elif char in "(":
-            depth += 1
-            current.append(char)
-            started = True
-        elif char == ")":
-            depth -= 1
-            current.append(char)
-        elif char in " ,\t" and depth == 0:
-            if started:
-                items.append(("".join(current), was_quoted))
-            current, was_quoted, started = [], False, False
-        else:
-            current.append(char)
-            started = True
-        i += 1
-    if started:
-        items.append(("".join(current), was_quoted))
-    return items
+    """The items inside parentheses, separated by commas or blanks, unquoted; nested
+    parentheses stay in their item (CONNAME(host(1414)))."""
+    return split_quoted(inside, separators=" ,\t", nest_parens=True)
 
 
 def tokens(text: str) -> list[tuple[str, str | None, list[tuple[str, bool]] | None]]:
