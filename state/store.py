@@ -293,6 +293,14 @@ class Transaction:
             for r in self.conn.execute(sql, args)
         ]
 
+    def find_object(self, system: str, types: tuple[str, ...], name: str) -> ObjectRecord | None:
+        """The first object named `name` among `types` (queue names are unique across types)."""
+        for type_ in types:
+            record = self.get_object(system, type_, name)
+            if record is not None:
+                return record
+        return None
+
     def put_object(self, record: ObjectRecord) -> None:
         self.conn.execute(
             "INSERT INTO objects (system, type, name, attrs, status, created, altered) VALUES (?, ?, ?, ?, ?, ?, ?) "

@@ -235,11 +235,7 @@ def schedule_expiry(tx: Transaction, system: SystemRecord, interval: Any, now: f
 
 def find_queue(tx: Transaction, system: SystemRecord, name: str) -> ObjectRecord | None:
     """The queue of any type with that name: queue names are unique across types."""
-    for type_ in QUEUE_TYPES:
-        record = tx.get_object(system.name, type_, name)
-        if record is not None:
-            return record
-    return None
+    return tx.find_object(system.name, QUEUE_TYPES, name)
 
 
 def find_named(tx: Transaction, system: SystemRecord, obj: str, name: str) -> ObjectRecord | None:

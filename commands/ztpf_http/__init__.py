@@ -8,12 +8,13 @@ from pathlib import Path
 from typing import Any
 
 from mqtool.clock import from_tod
+from mqtool.commands.ztpf_mq import failure, response  # the one z/TPF console framing
 from mqtool.complex import PLATFORM_NAMES
 from mqtool.engine.http.config import ConfigError, ServerOptions, load_options
 from mqtool.engine.http.records import HTTPSERVER, conf_folder, conf_path, shown_path
 from mqtool.parse import ztpf
 from mqtool.parse.command import Command, LexError
-from mqtool.response import FAILED, OK, SYNTAX, Response
+from mqtool.response import FAILED, SYNTAX, Response
 from mqtool.state import ObjectRecord, SystemRecord, Transaction
 from mqtool.tables import Table, ValidationError, load
 
@@ -35,16 +36,6 @@ __all__ = [
     "validation_error",
     "wrong_system",
 ]
-
-
-def response(status: str = OK, display: bool = False) -> Response:
-    return Response(status=status, display=display, framing="ztpf")
-
-
-def failure(msg_id: str, status: str = FAILED, **fields: Any) -> Response:
-    result = response(status)
-    result.add(msg_id, **fields)
-    return result
 
 
 def lex(text: str) -> Command:

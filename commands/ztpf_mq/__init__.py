@@ -141,11 +141,7 @@ def defaults_for(table: Table, obj: str, manager: ObjectRecord | None) -> dict[s
 
 def find_queue(tx: Transaction, system: SystemRecord, name: str) -> ObjectRecord | None:
     """The queue of any type (QL, QA, QR) with that name: queue names are unique."""
-    for type_ in QUEUE_TYPES:
-        record = tx.get_object(system.name, type_, name)
-        if record is not None:
-            return record
-    return None
+    return tx.find_object(system.name, QUEUE_TYPES, name)
 
 
 def bootstrap(tx: Transaction, system: SystemRecord, now: float) -> None:
