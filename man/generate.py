@@ -232,7 +232,7 @@ def subcommand_section(path: list[str], group: click.Group, ctx: click.Context) 
         heading = " ".join([*path, sub_name])
         out += [f'.SS "{esc(heading)}"', *synopsis([*path, sub_name], sub, sub_ctx), ".br"]
         out += help_.description + help_.exit_status
-        for param in sub.get_params(sub_ctx):
+        for param in _options(sub, sub_ctx):
             record = param.get_help_record(sub_ctx)
             # --help of each subcommand would repeat itself; the group's OPTIONS has it.
             if record is not None and "--help" not in param.opts:
@@ -240,6 +240,12 @@ def subcommand_section(path: list[str], group: click.Group, ctx: click.Context) 
         if help_.examples:
             out += [".PP", "Examples:", ".RS", ".nf", *(fill_line(line) for line in help_.examples), ".fi", ".RE"]
     return out
+
+
+def _options(command: click.Command, ctx: click.Context) -> list[click.Parameter]:
+    """The options of a command; arguments are in the synopsis (and click versions
+    differ on whether arguments have help records, which would make pages unstable)."""
+    return [param for param in command.get_params(ctx) if isinstance(param, click.Option)]
 
 
 def command_page(path: list[str], command: click.Command, parent: click.Context | None) -> str:
@@ -262,7 +268,7 @@ def command_page(path: list[str], command: click.Command, parent: click.Context 
         ".SH DESCRIPTION",
         *help_.description,
     ]
-    records = [r for r in (p.get_help_record(ctx) for p in command.get_params(ctx)) if r is not None]
+    records = [r for r in (p.get_help_record(ctx) for p in _options(command, ctx)) if r is not None]
     if records:
         out.append(".SH OPTIONS")
         for record in records:
