@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TextIO
 
 import click
 
@@ -67,6 +67,12 @@ def _stdin_lines(stream: IO[bytes]) -> Iterator[bytes]:
             yield raw[:-1]
         else:
             yield raw
+
+
+def _stdout() -> TextIO:
+    """Standard output (CliRunner replaces sys.stdout in tests); click.get_text_stream
+    is deprecated from click 8.5."""
+    return sys.stdout
 
 
 def _expiry(text: str | None) -> float | None:
@@ -182,7 +188,7 @@ def put(
         total = spec.total()
     handle = QueueHandle(session.store, session.clock, system.name, queue)
     tally = PutTally()
-    out = click.get_text_stream("stdout")
+    out = _stdout()
     progress = None
     if total is not None and total >= PROGRESS_FROM and not quiet and out.isatty():
         from rich.progress import Progress
@@ -430,7 +436,7 @@ def console(app: App, follow: bool, system_name: str | None, fmt: str, last: int
         rows = tx.console_since(wanted, 0)
     if last is not None:
         rows = rows[-last:]
-    out = click.get_text_stream("stdout")
+    out = _stdout()
     terminal = out.isatty()
 
     def record(row: tuple[int, str, float, str]) -> dict[str, Any]:
