@@ -3,9 +3,14 @@
 1. Durable pairs: persistent put + get of 2 KB messages, each in its own committed
    transaction (synchronous=FULL), through the engine (QueueHandle), against a bare
    SQLite WAL table doing the same insert / select / delete, and against
-   persist-queue's SQLiteQueue (auto_commit). Rounds alternate the three so machine
-   noise hits them alike; the median round counts.
-   Targets: >= 0.7x the bare table, >= 1.0x persist-queue.
+   persist-queue's SQLiteQueue (auto_commit). Each run puts and gets 2 x --pairs on a
+   new store and times the two halves apart: "fresh" is the first half (it includes
+   growing the new WAL file to its checkpoint size, which costs each side according to
+   the pages it writes per commit), "steady" the second (the WAL is reused). The three
+   sides must use the same journal mode, synchronous level and page size (read back
+   from their connections and printed). Rounds alternate the three so machine noise
+   hits them alike; the median round counts.
+   Targets, fresh and steady: >= 0.7x the bare table, >= 1.0x persist-queue.
 2. Bulk: `mqtool put Q --pattern xml --size 2048 --count 100000 --non-persistent`
    as a whole process (start-up included), acknowledgement lines to /dev/null.
    Target: >= 30,000 messages/s.
@@ -14,7 +19,9 @@
 4. Memory: `mqtool get Q --all` of 1 GB of queued messages, payloads to /dev/null;
    the child's peak RSS (wait4). Target: < 200 MB.
 
-Run:  python benchmarks/bench_engine.py [--quick] [--skip-memory] [--gigabytes 1]
+Run:  python benchmarks/bench_engine.py [--quick] [--only pairs,bulk,...] [--rounds 7]
+          [--pairs 2000] [--skip-memory] [--gigabytes 1]
+Figures are also printed on `RESULT ` lines (benchmarks/run.py collects them).
 Exit status 1 when a target is missed.
 """
 
@@ -30,6 +37,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -53,35 +61,70 @@ def _fresh(parent: Path, name: str) -> Path:
 
 
 # -- 1. durable pairs ----------------------------------------------------------------
-def pairs_bare(folder: Path, payload: bytes, count: int) -> float:
+# What must be the same on the three sides for the comparison to be like for like.
+LIKE_FOR_LIKE = ("journal_mode", "synchronous", "page_size")
+SHOWN = (*LIKE_FOR_LIKE, "wal_autocheckpoint")  # the checkpoint size is each side's own choice
+PAIR_TARGETS = (("bare sqlite", 0.7), ("persist-queue", 1.0))
+SYNCHRONOUS = {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}
+
+
+@dataclass
+class PairRun:
+    fresh: float  # seconds for the first `count` pairs on a new store
+    steady: float  # seconds for the next `count` pairs
+    settings: dict[str, object]
+
+
+def _settings(conn: sqlite3.Connection) -> dict[str, object]:
+    return {name: conn.execute(f"PRAGMA {name}").fetchone()[0] for name in SHOWN}
+
+
+def _time_pairs(pair: Callable[[], object], count: int) -> tuple[float, float]:
+    started = time.perf_counter()
+    for _ in range(count):
+        pair()
+    middle = time.perf_counter()
+    for _ in range(count):
+        pair()
+    return middle - started, time.perf_counter() - middle
+
+
+def pairs_bare(folder: Path, payload: bytes, count: int) -> PairRun:
     conn = sqlite3.connect(str(folder / "bare.db"), isolation_level=None)
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA synchronous = FULL")
     conn.execute("CREATE TABLE q (id INTEGER PRIMARY KEY AUTOINCREMENT, queue TEXT NOT NULL, payload BLOB NOT NULL)")
     conn.execute("CREATE INDEX q_order ON q (queue, id)")
-    started = time.perf_counter()
-    for _ in range(count):
-        conn.execute("BEGIN IMMEDIATE")
-        conn.execute("INSERT INTO q (queue, payload) VALUES (?, ?)", ("Q1", payload))
-        conn.execute("COMMIT")
-        conn.execute("BEGIN IMMEDIATE")
-        row = conn.execute("SELECT id, payload FROM q WHERE queue = ? ORDER BY id LIMIT 1", ("Q1",)).fetchone()
-        conn.execute("DELETE FROM q WHERE id = ?", (row[0],))
-        conn.execute("COMMIT")
-    elapsed = time.perf_counter() - started
+    execute = conn.execute
+
+    def pair() -> None:
+        execute("BEGIN IMMEDIATE")
+        execute("INSERT INTO q (queue, payload) VALUES (?, ?)", ("Q1", payload))
+        execute("COMMIT")
+        execute("BEGIN IMMEDIATE")
+        row = execute("SELECT id, payload FROM q WHERE queue = ? ORDER BY id LIMIT 1", ("Q1",)).fetchone()
+        execute("DELETE FROM q WHERE id = ?", (row[0],))
+        execute("COMMIT")
+
+    fresh, steady = _time_pairs(pair, count)
+    settings = _settings(conn)
     conn.close()
-    return elapsed
+    return PairRun(fresh, steady, settings)
 
 
-def pairs_persist_queue(folder: Path, payload: bytes, count: int) -> float:
+def pairs_persist_queue(folder: Path, payload: bytes, count: int) -> PairRun:
     import persistqueue
 
     queue = persistqueue.SQLiteQueue(str(folder / "pq"), auto_commit=True, multithreading=False)
-    started = time.perf_counter()
-    for _ in range(count):
+
+    def pair() -> None:
         queue.put(payload)
         queue.get()
-    return time.perf_counter() - started
+
+    fresh, steady = _time_pairs(pair, count)
+    settings = _settings(queue._putter)  # its one connection (multithreading=False)
+    queue.close()
+    return PairRun(fresh, steady, settings)
 
 
 def _engine(folder: Path, definition: str) -> tuple[Store, Clock, QueueHandle]:
@@ -98,33 +141,79 @@ def _engine(folder: Path, definition: str) -> tuple[Store, Clock, QueueHandle]:
     return store, clock, handle
 
 
-def pairs_engine(folder: Path, payload: bytes, count: int) -> float:
+def pairs_engine(folder: Path, payload: bytes, count: int) -> PairRun:
     store, _clock, handle = _engine(folder, "ZMQSC DEFINE QL-Q1 DEFPSIST-YES")
     options = PutOptions(persistent=True)
-    started = time.perf_counter()
-    for _ in range(count):
-        handle.put_committed(payload, options)
-        handle.get_committed()
-    elapsed = time.perf_counter() - started
+    put, get = handle.put_committed, handle.get_committed
+
+    def pair() -> None:
+        put(payload, options)
+        get()
+
+    fresh, steady = _time_pairs(pair, count)
+    settings = _settings(store.conn)
     store.close()
-    return elapsed
+    return PairRun(fresh, steady, settings)
 
 
-def bench_pairs(work: Path, rounds: int, count: int) -> dict[str, float]:
+@dataclass
+class PairRates:
+    fresh: dict[str, float]  # pairs per second, median round
+    steady: dict[str, float]
+    settings: dict[str, dict[str, object]]
+
+
+def bench_pairs(work: Path, rounds: int, count: int) -> PairRates:
     payload = generate("xml", 2048, 0, 0)
-    runners: dict[str, Callable[[Path, bytes, int], float]] = {
+    runners: dict[str, Callable[[Path, bytes, int], PairRun]] = {
         "bare sqlite": pairs_bare,
         "persist-queue": pairs_persist_queue,
         "mqtool engine": pairs_engine,
     }
-    times: dict[str, list[float]] = {name: [] for name in runners}
+    runs: dict[str, list[PairRun]] = {name: [] for name in runners}
     names = list(runners)
     for round_number in range(rounds):
         order = names[round_number % 3 :] + names[: round_number % 3]
         for name in order:
             folder = _fresh(work, f"pairs-{name.replace(' ', '-')}")
-            times[name].append(runners[name](folder, payload, count))
-    return {name: count / statistics.median(values) for name, values in times.items()}
+            runs[name].append(runners[name](folder, payload, count))
+    return PairRates(
+        fresh={name: count / statistics.median(run.fresh for run in found) for name, found in runs.items()},
+        steady={name: count / statistics.median(run.steady for run in found) for name, found in runs.items()},
+        settings={name: found[-1].settings for name, found in runs.items()},
+    )
+
+
+def report_pairs(rates: PairRates, rounds: int, count: int) -> bool:
+    """Prints the pairs figures; False when a target is missed or the sides differ."""
+    ok = True
+    print(f"1. durable put+get pairs of 2 KB messages (median of {rounds} rounds of {count} + {count} pairs)")
+    for name, settings in rates.settings.items():
+        shown = ", ".join(f"{key} {SYNCHRONOUS.get(value, value) if key == 'synchronous' else value}"
+                          for key, value in settings.items())  # fmt: skip
+        print(f"   {name:<15} {shown}")
+    reference = rates.settings["bare sqlite"]
+    for name, settings in rates.settings.items():
+        for key in LIKE_FOR_LIKE:
+            if settings[key] != reference[key]:
+                print(f"   NOT LIKE FOR LIKE: {name} has {key} {settings[key]}, bare sqlite {reference[key]}")
+                ok = False
+    print(f"   {'':<15} {'fresh':>13} {'steady':>13}")
+    for name in rates.fresh:
+        print(f"   {name:<15} {rates.fresh[name]:7.0f} pairs/s {rates.steady[name]:7.0f} pairs/s")
+    results = []
+    for phase, figures in (("fresh", rates.fresh), ("steady", rates.steady)):
+        results += [f"pairs {phase} {name}: {rate:.0f} pairs/s" for name, rate in figures.items()]
+        engine = figures["mqtool engine"]
+        for name, target in PAIR_TARGETS:
+            ratio = engine / figures[name]
+            met = ratio >= target
+            ok &= met
+            print(f"   {phase:<6} engine / {name:<15} {ratio:5.2f}x  (target >= {target}x) {'ok' if met else 'MISSED'}")
+            results.append(f"pairs {phase} engine / {name}: {ratio:.2f}x (target >= {target}x)")
+    for line in results:
+        print(f"RESULT {line}")
+    return ok
 
 
 # -- 2. bulk put through the CLI ------------------------------------------------------
@@ -190,52 +279,69 @@ def bench_memory(work: Path, gigabytes: float) -> tuple[int, float, int]:
     return peak, elapsed, count
 
 
+PARTS = ("pairs", "bulk", "compression", "memory")
+
+
+def _parts(text: str) -> set[str]:
+    chosen = {part.strip() for part in text.split(",") if part.strip()}
+    unknown = chosen - set(PARTS)
+    if unknown or not chosen:
+        raise argparse.ArgumentTypeError(f"choose from {', '.join(PARTS)} (comma-separated)")
+    return chosen
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="Smaller counts (a smoke run, not a measurement).")
+    parser.add_argument(
+        "--only", type=_parts, default=set(PARTS), metavar="PARTS", help=f"Run only these: {', '.join(PARTS)}."
+    )
+    parser.add_argument("--rounds", type=int, default=None, help="Rounds of the pairs measurement (default 7).")
+    parser.add_argument("--pairs", type=int, default=None, help="Pairs per half of a pairs run (default 2000).")
     parser.add_argument("--skip-memory", action="store_true", help="Skip the 1 GB get --all measurement.")
     parser.add_argument("--gigabytes", type=float, default=1.0, help="Queued data for the memory measurement.")
     options = parser.parse_args()
     quick = options.quick
+    only = options.only - ({"memory"} if options.skip_memory else set())
     failed = False
     with tempfile.TemporaryDirectory(prefix="mqtool-bench-") as temp:
         work = Path(temp)
 
-        rates = bench_pairs(work, rounds=3 if quick else 7, count=300 if quick else 2000)
-        engine = rates["mqtool engine"]
-        print("1. durable put+get pairs of 2 KB messages (median of rounds)")
-        for name, rate in rates.items():
-            print(f"   {name:<15} {rate:9.0f} pairs/s")
-        for name, target in (("bare sqlite", 0.7), ("persist-queue", 1.0)):
-            ratio = engine / rates[name]
-            ok = ratio >= target
+        if "pairs" in only:
+            rounds = options.rounds or (3 if quick else 7)
+            count = options.pairs or (300 if quick else 2000)
+            failed |= not report_pairs(bench_pairs(work, rounds, count), rounds, count)
+
+        if "bulk" in only:
+            count = 10_000 if quick else 100_000
+            bulk = bench_bulk(work, count)
+            ok = bulk >= 30_000
+            failed |= not ok and not quick
+            print(f"2. bulk non-persistent put, {count} x 2 KB, whole process: {bulk:9.0f} msg/s "
+                  f"(target >= 30000) {'ok' if ok else 'MISSED'}")  # fmt: skip
+            print(f"RESULT bulk put: {bulk:.0f} msg/s (target >= 30000)")
+
+        if "compression" in only:
+            on, off, codec = bench_compression(work, rounds=3, count=50 if quick else 300)
+            ratio = on / (codec + off)
+            ok = ratio <= 1.3
             failed |= not ok
-            print(f"   engine / {name:<15} {ratio:5.2f}x  (target >= {target}x) {'ok' if ok else 'MISSED'}")
+            print("3. persistent puts of 32 KB XML")
+            print(
+                f"   COMPSIZE 0 {off * 1e3:8.1f} ms, codec alone {codec * 1e3:8.1f} ms, "
+                f"COMPSIZE 16000 {on * 1e3:8.1f} ms"
+            )
+            print(f"   overhead {ratio:5.2f}x of codec + plain put (target <= 1.3x) {'ok' if ok else 'MISSED'}")
+            print(f"RESULT compression overhead: {ratio:.2f}x (target <= 1.3x)")
 
-        count = 10_000 if quick else 100_000
-        bulk = bench_bulk(work, count)
-        ok = bulk >= 30_000
-        failed |= not ok and not quick
-        print(f"2. bulk non-persistent put, {count} x 2 KB, whole process: {bulk:9.0f} msg/s "
-              f"(target >= 30000) {'ok' if ok else 'MISSED'}")  # fmt: skip
-
-        on, off, codec = bench_compression(work, rounds=3, count=50 if quick else 300)
-        ratio = on / (codec + off)
-        ok = ratio <= 1.3
-        failed |= not ok
-        print("3. persistent puts of 32 KB XML")
-        print(
-            f"   COMPSIZE 0 {off * 1e3:8.1f} ms, codec alone {codec * 1e3:8.1f} ms, COMPSIZE 16000 {on * 1e3:8.1f} ms"
-        )
-        print(f"   overhead {ratio:5.2f}x of codec + plain put (target <= 1.3x) {'ok' if ok else 'MISSED'}")
-
-        if not options.skip_memory:
+        if "memory" in only:
             gigabytes = 0.1 if quick else options.gigabytes
             peak, elapsed, messages = bench_memory(work, gigabytes)
             ok = peak < 200 * (1 << 20)
             failed |= not ok
             print(f"4. get --all of {messages} x 1 MB ({gigabytes:g} GB): {elapsed:6.1f} s, "
                   f"peak RSS {peak / (1 << 20):6.1f} MB (target < 200 MB) {'ok' if ok else 'MISSED'}")  # fmt: skip
+            print(f"RESULT get --all peak RSS: {peak / (1 << 20):.1f} MB (target < 200 MB)")
     return 1 if failed else 0
 
 
