@@ -427,3 +427,55 @@ def test_an_open_handle_sees_what_other_connections_did(engine: Engine, tmp_path
         assert reason(error) == 2051
     finally:
         other.close()
+
+
+def test_committed_puts_and_gets_keep_figures_counts_and_checks(engine: Engine, tmp_path: Path) -> None:
+    engine.cmd("ZMQSC DEFINE QL-Q1 MAXDEPTH-3 DEFPSIST-YES")
+    handle = engine.handle("Q1")
+    with engine.store.transaction() as tx:
+        handle.open(tx)
+    payload = generate("xml", 2048, 0, 0)
+    first = handle.put_committed(payload, PutOptions())
+    handle.put_committed(b"second", PutOptions(priority=5))
+    assert first.persistent and first.swbs == swbs_for(2048)
+    other = Store.open(tmp_path / "state")
+    try:
+        # Another connection fills the queue: this handle's next committed put is refused
+        # and leaves nothing behind.
+        with other.transaction() as tx:
+            QueueHandle(other, engine.clock, "TPF1", "Q1").put(tx, b"theirs", PutOptions())
+        with pytest.raises(MQError) as error:
+            handle.put_committed(b"too many", PutOptions())
+        assert reason(error) == 2053
+    finally:
+        other.close()
+    assert engine.figures("Q1") == {"CURDEPTH": 3, "SWBS": swbs_for(2048) + 2, "COMPRESSED": 0}
+    got = [handle.get_committed(), handle.get_committed()]
+    assert [m.payload for m in got if m is not None] == [b"second", payload]
+    assert engine.figures("Q1") == {"CURDEPTH": 1, "SWBS": 1, "COMPRESSED": 0}
+    with engine.store.transaction() as tx:
+        handle.close(tx)
+    assert engine.stat("Q1", "t_put_p") == 3 and engine.stat("Q1", "t_put_np") == 0
+    assert engine.stat("Q1", "t_gets") == 2
+    assert handle.get_committed(Selector(msgid=b"none")) is None
+
+
+def test_a_handle_holds_no_read_snapshot_between_operations(engine: Engine, tmp_path: Path) -> None:
+    engine.cmd("ZMQSC DEFINE QL-Q1")
+    handle = engine.handle("Q1")
+    with engine.store.transaction() as tx:
+        handle.open(tx)
+    for index in range(3):
+        handle.put_committed(f"m{index}".encode(), PutOptions(persistent=True))
+    assert handle.get_committed() is not None
+    browsed: list[Message] = []
+    get_stream(handle, browsed.append, 1, browse=True)
+    assert len(browsed) == 1
+    other = Store.open(tmp_path / "state")
+    try:
+        # A full checkpoint that resets the WAL is refused (busy) while any connection
+        # still reads an old snapshot: the handle's cursor must not keep one.
+        busy, _, _ = other.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        assert busy == 0
+    finally:
+        other.close()

@@ -28,7 +28,7 @@ from typing import cast
 
 from mqtool.clock import Clock
 from mqtool.engine import codecs
-from mqtool.engine.figures import SwbSettings, swb_settings, swbs_for
+from mqtool.engine.figures import SWB_HEADER, SwbSettings, swb_settings
 from mqtool.engine.reasons import (
     GET_INHIBITED,
     MSG_TOO_BIG_FOR_Q,
@@ -169,6 +169,17 @@ class Resolved:
     hi_depth: int
     accelerator: bool
     swb: SwbSettings
+    # Derived once per resolution, so a put does no arithmetic on the settings.
+    local_name: str = ""
+    swb_block: int = 1  # data bytes per SWB (SWBSIZE less the chain header)
+    swb_pool: int = 0
+    sweep_high: int = 0  # SWBs in use that start the sweeper
+
+    def __post_init__(self) -> None:
+        self.local_name = self.local.name
+        self.swb_block = max(1, self.swb.swbsize - SWB_HEADER)
+        self.swb_pool = self.swb.pool
+        self.sweep_high = self.swb.high
 
 
 def qmgr_of(tx: Transaction, system: str) -> ObjectRecord | None:
@@ -347,7 +358,12 @@ class QueueHandle:
         self._figures = False
         self._changes = -1
         self._data_version = -1
-        self._select_params: dict[str, tuple[object, ...]] = {}
+        self._plain_select: dict[str, tuple[str, tuple[object, ...]]] = {}
+        # The handle's own cursor on the store's connection: re-executing one cursor costs
+        # less than a new cursor per statement, which counts on the one-message paths.
+        # Only statements that end (single rows, writes) run on it, so it never holds a
+        # read snapshot open between transactions.
+        self._cursor = store.conn.cursor()
         # Plain gets are counted in the store in groups (one statement per group, not per
         # get): `_pending` from committed transactions, `_in_tx` from the current one.
         self._pending = 0
@@ -407,24 +423,24 @@ class QueueHandle:
         When nothing was written since this handle's last statement, neither on its own
         connection (total_changes) nor by another one (data_version), what it knows is
         still true and costs one PRAGMA to confirm."""
-        conn = tx.conn
+        cursor = self._cursor
         resolved = self.resolved
         if (
             resolved is not None
             and self._figures
-            and self._changes == conn.total_changes
-            and conn.execute("PRAGMA data_version").fetchone()[0] == self._data_version
+            and self._changes == tx.conn.total_changes
+            and cursor.execute("PRAGMA data_version").fetchone()[0] == self._data_version
         ):
             self._tx = tx
             return resolved
         for _ in range(2):
-            local = resolved.local.name if resolved is not None else ""
-            row = conn.execute(_SYNC, (self.system_name, local)).fetchone()
+            local = resolved.local_name if resolved is not None else ""
+            row = cursor.execute(_SYNC, (self.system_name, local)).fetchone()
             if resolved is None or row[0] != self._version or row[1] is None:
                 resolved = self._resolve(tx)
                 continue
             self._depth, self._hi_warned, self._system_swbs = row[1], row[2], row[3]
-            self._data_version = conn.execute("PRAGMA data_version").fetchone()[0]
+            self._data_version = cursor.execute("PRAGMA data_version").fetchone()[0]
             self._figures = True
             self._tx = tx
             return resolved
@@ -440,11 +456,11 @@ class QueueHandle:
             raise MQError(resolved.put_error, self._why_not(resolved, "put"))
         length = len(payload)
         if length > resolved.maxmsgl:
-            raise MQError(MSG_TOO_BIG_FOR_Q, f"{length} bytes, MAXMSGL of {resolved.local.name} is {resolved.maxmsgl}")
+            raise MQError(MSG_TOO_BIG_FOR_Q, f"{length} bytes, MAXMSGL of {resolved.local_name} is {resolved.maxmsgl}")
         if length > resolved.qmgr_maxmsgl:
             raise MQError(MSG_TOO_BIG_FOR_Q_MGR, f"{length} bytes, queue manager MAXMSGL is {resolved.qmgr_maxmsgl}")
         if resolved.maxdepth and self._depth >= resolved.maxdepth:
-            raise MQError(Q_FULL, f"{resolved.local.name} holds MAXDEPTH {resolved.maxdepth} messages")
+            raise MQError(Q_FULL, f"{resolved.local_name} holds MAXDEPTH {resolved.maxdepth} messages")
         stored, codec, micros = payload, "", 0
         if resolved.compsize and length >= resolved.compsize and resolved.accelerator:
             clock = self.clock
@@ -459,84 +475,76 @@ class QueueHandle:
         stored_length = len(stored)
         swbs = 0
         if resolved.memory:
-            swbs = swbs_for(stored_length, resolved.swb.swbsize)
-            if self._system_swbs + swbs > resolved.swb.pool:
+            swbs = -(-stored_length // resolved.swb_block) or 1  # figures.swbs_for, inlined
+            if self._system_swbs + swbs > resolved.swb_pool:
                 self._swb_shortage(tx, resolved)
-                raise MQError(Q_FULL, f"SWB pool exhausted ({self._system_swbs} of {resolved.swb.pool} in use)")
-        if self._count >= _MAX_COUNT or self._prefix is None:
+                raise MQError(Q_FULL, f"SWB pool exhausted ({self._system_swbs} of {resolved.swb_pool} in use)")
+        count = self._count + 1
+        if count > _MAX_COUNT or self._prefix is None:
             self._number(tx, resolved)
-        self._count += 1
+            count = 1
+        self._count = count
         msgid = options.msgid
         if msgid is None:
-            msgid = self._prefix + self._count.to_bytes(4, "big")  # type: ignore[operator]
+            msgid = self._prefix + count.to_bytes(4, "big")  # type: ignore[operator]
         persistent = resolved.default_persistent if options.persistent is None else options.persistent
         now = self.clock.timestamp()
-        local = resolved.local.name
-        cursor = tx.conn.execute(
+        local = resolved.local_name
+        expiry = options.expiry
+        cursor = self._cursor
+        cursor.execute(
             _INSERT,
-            (
-                self.system_name,
-                local,
-                options.priority,
-                msgid,
-                options.correlid,
-                1 if persistent else 0,
-                now,
-                None if options.expiry is None else now + options.expiry,
-                length,
-                stored_length,
-                codec,
-                resolved.header,
-                stored,
-                swbs,
-            ),
-        )
-        self._depth += 1
+            (self.system_name, local, options.priority, msgid, options.correlid, 1 if persistent else 0, now,
+             None if expiry is None else now + expiry, length, stored_length, codec, resolved.header, stored, swbs),
+        )  # fmt: skip
+        row_id = cursor.lastrowid or 0
+        self._depth = depth = self._depth + 1
         if micros:
-            tx.conn.execute(
+            cursor.execute(
                 "UPDATE queue_stats SET t_comp_us = t_comp_us + ?1, i_comp_us = i_comp_us + ?1 "
                 "WHERE system = ?2 AND queue = ?3",
                 (micros, self.system_name, local),
             )
-        if resolved.hi_depth and not self._hi_warned and self._depth >= resolved.hi_depth:
+        if resolved.hi_depth and not self._hi_warned and depth >= resolved.hi_depth:
             self._hi_warned = 1
             from mqtool.engine.monitor import qdepthhi_reached
 
-            qdepthhi_reached(tx, resolved.system, local, self._depth, resolved, now)
+            qdepthhi_reached(tx, resolved.system, local, depth, resolved, now)
         if swbs:
-            self._system_swbs += swbs
-            if self._system_swbs >= resolved.swb.high:
+            self._system_swbs = in_use = self._system_swbs + swbs
+            if in_use >= resolved.sweep_high:
                 self._sweep(tx, resolved, now)
         self._changes = tx.conn.total_changes
-        return PutResult(cursor.lastrowid or 0, msgid, length, stored_length, codec, persistent, swbs)
+        return PutResult(row_id, msgid, length, stored_length, codec, persistent, swbs)
 
     def put_committed(self, payload: bytes, options: PutOptions) -> PutResult:
         """One put in a transaction of its own, committed (durable, with synchronous=FULL)
         before it returns: the path of a persistent message, without the generality of
         `store.transaction()`. MQError leaves nothing behind."""
-        conn = self.store.conn
-        conn.execute("BEGIN IMMEDIATE")
+        cursor = self._cursor
+        cursor.execute("BEGIN IMMEDIATE")
         try:
             result = self.put(Transaction(self.store), payload, options)
         except BaseException:
-            conn.execute("ROLLBACK")
+            cursor.execute("ROLLBACK")
             self._figures = False
             raise
-        conn.execute("COMMIT")
+        cursor.execute("COMMIT")
         return result
 
     def get_committed(self, selector: Selector | None = None) -> Message | None:
-        """One destructive get in a transaction of its own, committed before it returns."""
-        conn = self.store.conn
-        conn.execute("BEGIN IMMEDIATE")
+        """One destructive get in a transaction of its own (BEGIN IMMEDIATE), committed
+        before it returns."""
+        cursor = self._cursor
+        cursor.execute("BEGIN IMMEDIATE")
         try:
             message = self.get(Transaction(self.store), selector)
         except BaseException:
-            conn.execute("ROLLBACK")
+            cursor.execute("ROLLBACK")
             self.rolled_back()
             self._figures = False
             raise
-        conn.execute("COMMIT")
+        cursor.execute("COMMIT")
         return message
 
     def _why_not(self, resolved: Resolved, what: str) -> str:
@@ -572,13 +580,14 @@ class QueueHandle:
         matches (MQRC 2033). Expired messages passed over are removed. MQError when the
         queue cannot be got from or a stored message cannot be inflated (it stays)."""
         resolved = self.resolved if self.resolved is not None else self._resolve(tx)
-        conn = tx.conn
+        cursor = self._cursor
         while True:
             if resolved.get_error:
                 raise MQError(resolved.get_error, self._why_not(resolved, "get"))
-            sql, params = self._select(resolved.local.name, selector, after)
-            row = conn.execute(sql, params).fetchone()
-            version = row[0] if row is not None else conn.execute(_VERSION).fetchone()[0]
+            local = resolved.local_name
+            sql, params = self._select(local, selector, after)
+            row = cursor.execute(sql, params).fetchone()
+            version = row[0] if row is not None else cursor.execute(_VERSION).fetchone()[0]
             if version != self._version:
                 resolved = self._resolve(tx)
                 continue
@@ -587,60 +596,46 @@ class QueueHandle:
             (_, mark, row_id, priority, msgid, correlid, persistent, put_time, expiry, length, stored_length, codec,
              swept, header, stored, swbs) = row  # fmt: skip
             # On file: swept past the queue's sweep mark, or marked alone.
-            swept = swept or (mark is not None and row_id <= mark)
-            local = resolved.local.name
+            swept = bool(swept or (mark is not None and row_id <= mark))
             if expiry is not None and expiry <= self.clock.timestamp():
-                conn.execute("DELETE FROM messages WHERE id = ?", (row_id,))
-                conn.execute(_GET_STATS, (0, 0, 0, 0, 0, 0, 0, 0, 0, 1, self.system_name, local))
+                cursor.execute("DELETE FROM messages WHERE id = ?", (row_id,))
+                cursor.execute(_GET_STATS, (0, 0, 0, 0, 0, 0, 0, 0, 0, 1, self.system_name, local))
                 self._depth -= 1
                 if not swept and resolved.memory:
                     self._system_swbs -= swbs
                 continue
-            payload = inflate(codec, stored, length, msgid)
-            inflated = ("hardware" if resolved.accelerator else "software") if codec else ""
-            read_ios = file_ios(stored_length) if swept else 0
+            if codec:
+                payload = inflate(codec, stored, length, msgid)
+                inflated = "hardware" if resolved.accelerator else "software"
+            else:
+                payload, inflated = stored, ""
             if not browse:
-                conn.execute("DELETE FROM messages WHERE id = ?", (row_id,))
+                cursor.execute("DELETE FROM messages WHERE id = ?", (row_id,))
                 self._depth -= 1
                 if not swept and resolved.memory:
                     self._system_swbs -= swbs
-            if not browse and not codec and not swept:
-                self._count_get(tx, local)
-            elif not browse or codec or swept:
+                if not codec and not swept:
+                    self._count_get(tx, local)
+            if codec or swept:
+                read_ios = file_ios(stored_length) if swept else 0
                 got = 0 if browse else 1
                 decomp = 1 if codec else 0
                 hardware = 1 if inflated == "hardware" else 0
                 search = 1 if swept else 0
-                conn.execute(
+                cursor.execute(
                     _GET_STATS,
                     (got, got, decomp, decomp, hardware, decomp - hardware, search, search, read_ios, 0,
                      self.system_name, local),
                 )  # fmt: skip
                 if read_ios:
-                    conn.execute(
+                    cursor.execute(
                         "UPDATE engine_state SET read_ios = read_ios + ? WHERE system = ?", (read_ios, self.system_name)
                     )
-            self._changes = conn.total_changes
+            self._changes = tx.conn.total_changes
             return Message(
-                row_id=row_id,
-                msgid=msgid,
-                correlid=correlid,
-                priority=priority,
-                persistent=bool(persistent),
-                put_time=put_time,
-                expiry=expiry,
-                length=length,
-                stored=stored_length,
-                codec=codec,
-                swept=bool(swept),
-                header=json.loads(header) if header != "{}" else {},
-                payload=payload,
-                inflated=inflated,
-                queue=local,
-                stored_payload=stored,
-                header_text=header,
-                swbs=swbs,
-            )
+                row_id, msgid, correlid, priority, bool(persistent), put_time, expiry, length, stored_length, codec,
+                swept, json.loads(header) if header != "{}" else {}, payload, inflated, local, stored, header, swbs,
+            )  # fmt: skip
 
     def _count_get(self, tx: Transaction, local: str) -> None:
         if tx is not self._gtx:
@@ -710,29 +705,17 @@ class QueueHandle:
     def _select(
         self, local: str, selector: Selector | None, after: tuple[int, int] | None
     ) -> tuple[str, tuple[object, ...]]:
+        if (selector is None or selector == _ANY) and after is None:
+            plain = self._plain_select.get(local)
+            if plain is None:
+                plain = self._plain_select[local] = (
+                    self._get_statement(False, False, False),
+                    (self.system_name, local, self.system_name, local),
+                )
+            return plain
         if selector is None:
             selector = _ANY
-        key = (selector.msgid is not None, selector.correlid is not None, after is not None)
-        sql = self._get_sql.get(key)
-        if sql is None:
-            where = "system = ? AND queue = ?"
-            if key[0]:
-                where += " AND msgid = ?"
-            if key[1]:
-                where += " AND correlid = ?"
-            if key[2]:
-                where += " AND (priority < ? OR (priority = ? AND id > ?))"
-            sql = (
-                "SELECT (SELECT version FROM engine_config), "
-                "(SELECT sweep_mark FROM queue_stats WHERE system = ? AND queue = ?), "
-                f"{_COLUMNS} FROM messages WHERE {where} ORDER BY priority DESC, id LIMIT 1"
-            )
-            self._get_sql[key] = sql
-        if not any(key):
-            plain = self._select_params.get(local)
-            if plain is None:
-                plain = self._select_params[local] = (self.system_name, local, self.system_name, local)
-            return sql, plain
+        sql = self._get_statement(selector.msgid is not None, selector.correlid is not None, after is not None)
         params: list[object] = [self.system_name, local, self.system_name, local]
         if selector.msgid is not None:
             params.append(selector.msgid)
@@ -741,6 +724,25 @@ class QueueHandle:
         if after is not None:
             params += [after[0], after[0], after[1]]
         return sql, tuple(params)
+
+    def _get_statement(self, by_msgid: bool, by_correlid: bool, past: bool) -> str:
+        key = (by_msgid, by_correlid, past)
+        sql = self._get_sql.get(key)
+        if sql is None:
+            where = "system = ? AND queue = ?"
+            if by_msgid:
+                where += " AND msgid = ?"
+            if by_correlid:
+                where += " AND correlid = ?"
+            if past:
+                where += " AND (priority < ? OR (priority = ? AND id > ?))"
+            sql = (
+                "SELECT (SELECT version FROM engine_config), "
+                "(SELECT sweep_mark FROM queue_stats WHERE system = ? AND queue = ?), "
+                f"{_COLUMNS} FROM messages WHERE {where} ORDER BY priority DESC, id LIMIT 1"
+            )
+            self._get_sql[key] = sql
+        return sql
 
 
 def schedule_timers(tx: Transaction, system: str, now: float) -> None:
