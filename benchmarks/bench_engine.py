@@ -11,6 +11,9 @@
    from their connections and printed). Rounds alternate the three so machine noise
    hits them alike; the median round counts.
    Targets, fresh and steady: >= 0.7x the bare table, >= 1.0x persist-queue.
+   --ablate also times engines with a page of each commit taken out (no figure
+   triggers, no AUTOINCREMENT; neither is a valid engine) and counts WAL frames per
+   pair, to show what each page costs.
 2. Bulk: `mqtool put Q --pattern xml --size 2048 --count 100000 --non-persistent`
    as a whole process (start-up included), acknowledgement lines to /dev/null.
    Target: >= 30,000 messages/s.
@@ -20,7 +23,7 @@
    the child's peak RSS (wait4). Target: < 200 MB.
 
 Run:  python benchmarks/bench_engine.py [--quick] [--only pairs,bulk,...] [--rounds 7]
-          [--pairs 2000] [--skip-memory] [--gigabytes 1]
+          [--pairs 2000] [--ablate] [--skip-memory] [--gigabytes 1]
 Figures are also printed on `RESULT ` lines (benchmarks/run.py collects them).
 Exit status 1 when a target is missed.
 """
@@ -141,8 +144,10 @@ def _engine(folder: Path, definition: str) -> tuple[Store, Clock, QueueHandle]:
     return store, clock, handle
 
 
-def pairs_engine(folder: Path, payload: bytes, count: int) -> PairRun:
+def pairs_engine(folder: Path, payload: bytes, count: int, cut: str = "") -> PairRun:
     store, _clock, handle = _engine(folder, "ZMQSC DEFINE QL-Q1 DEFPSIST-YES")
+    if cut:
+        _cut_engine(store.conn, cut)
     options = PutOptions(persistent=True)
     put, get = handle.put_committed, handle.get_committed
 
@@ -154,6 +159,103 @@ def pairs_engine(folder: Path, payload: bytes, count: int) -> PairRun:
     settings = _settings(store.conn)
     store.close()
     return PairRun(fresh, steady, settings)
+
+
+# -- what each page of a commit costs (--ablate) ----------------------------------------
+# Engines with a piece of the store taken out, to measure what it costs. None of them is
+# a valid engine: without the figure triggers no queue figure (depth, SWBs, put counts) is
+# kept; without AUTOINCREMENT a got message's id can be given again, which breaks putting
+# it back in place and the checkpoint's "put since the last one" (monitor.py).
+CUTS = {
+    "engine -figures": "figures",  # no queue_stats page per commit
+    "engine -sequence": "sequence",  # no sqlite_sequence page per put
+    "engine -both": "figures,sequence",
+}
+
+
+def _cut_engine(conn: sqlite3.Connection, cut: str) -> None:
+    parts = set(cut.split(","))
+    if "figures" in parts:
+        conn.execute("DROP TRIGGER engine_message_put")
+        conn.execute("DROP TRIGGER engine_message_removed")
+    if "sequence" in parts:
+        conn.execute("PRAGMA legacy_alter_table = ON")  # leave the other tables' triggers alone
+        table = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'messages'").fetchone()[0]
+        attached = conn.execute(
+            "SELECT sql FROM sqlite_master WHERE tbl_name = 'messages' AND type IN ('index', 'trigger') AND sql != ''"
+        ).fetchall()
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute(table.replace("CREATE TABLE messages", "CREATE TABLE plain").replace(" AUTOINCREMENT", ""))
+        conn.execute("INSERT INTO plain SELECT * FROM messages")
+        conn.execute("DROP TABLE messages")
+        conn.execute("ALTER TABLE plain RENAME TO messages")
+        for (sql,) in attached:
+            conn.execute(sql)
+        conn.execute("COMMIT")
+
+
+def _wal_frames(path: Path, page_size: int) -> int:
+    size = path.stat().st_size if path.exists() else 0
+    return max(0, size - 32) // (page_size + 24)  # WAL header, then frames of header + page
+
+
+def frames_per_pair(work: Path, payload: bytes, count: int = 200) -> dict[str, float]:
+    """WAL frames (pages written) per pair, with checkpoints off so the WAL keeps them."""
+    found: dict[str, float] = {}
+
+    def measure(name: str, conn: sqlite3.Connection, wal: Path, pair: Callable[[], object]) -> None:
+        conn.execute("PRAGMA wal_autocheckpoint = 0")
+        for _ in range(20):  # the tables reach their working shape
+            pair()
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        for _ in range(count):
+            pair()
+        found[name] = _wal_frames(wal, conn.execute("PRAGMA page_size").fetchone()[0]) / count
+
+    import persistqueue
+
+    folder = _fresh(work, "frames-pq")
+    queue = persistqueue.SQLiteQueue(str(folder / "pq"), auto_commit=True, multithreading=False)
+    measure("persist-queue", queue._putter, folder / "pq" / "data.db-wal", lambda: (queue.put(payload), queue.get()))
+    queue.close()
+    options = PutOptions(persistent=True)
+    for name, cut in {"mqtool engine": "", **CUTS}.items():
+        folder = _fresh(work, f"frames-{cut or 'engine'}")
+        store, _clock, handle = _engine(folder, "ZMQSC DEFINE QL-Q1 DEFPSIST-YES")
+        if cut:
+            _cut_engine(store.conn, cut)
+        put, get = handle.put_committed, handle.get_committed
+        measure(name, store.conn, folder / "mqtool.db-wal", lambda put=put, get=get: (put(payload, options), get()))
+        store.close()
+    return found
+
+
+def bench_ablation(work: Path, rounds: int, count: int) -> None:
+    payload = generate("xml", 2048, 0, 0)
+    runners: dict[str, Callable[[Path, bytes, int], PairRun]] = {
+        "persist-queue": pairs_persist_queue,
+        "mqtool engine": pairs_engine,
+    }
+    for name, cut in CUTS.items():
+        runners[name] = lambda folder, payload, count, cut=cut: pairs_engine(folder, payload, count, cut)
+    runs: dict[str, list[PairRun]] = {name: [] for name in runners}
+    names = list(runners)
+    for round_number in range(rounds):
+        order = names[round_number % len(names) :] + names[: round_number % len(names)]
+        for name in order:
+            folder = _fresh(work, f"ablate-{name.replace(' ', '-')}")
+            runs[name].append(runners[name](folder, payload, count))
+    frames = frames_per_pair(work, payload)
+    print(f"   what the engine's pages cost (median of {rounds} rounds; not valid engines, see CUTS)")
+    print(f"   {'':<17} {'frames/pair':>11} {'fresh us/pair':>14} {'steady us/pair':>15} {'vs pq fresh':>12} "
+          f"{'steady':>7}")  # fmt: skip
+    base_fresh = statistics.median(run.fresh for run in runs["persist-queue"])
+    base_steady = statistics.median(run.steady for run in runs["persist-queue"])
+    for name, found in runs.items():
+        fresh = statistics.median(run.fresh for run in found)
+        steady = statistics.median(run.steady for run in found)
+        print(f"   {name:<17} {frames.get(name, 0):11.1f} {fresh / count * 1e6:14.1f} {steady / count * 1e6:15.1f} "
+              f"{base_fresh / fresh:11.2f}x {base_steady / steady:6.2f}x")  # fmt: skip
 
 
 @dataclass
@@ -298,6 +400,9 @@ def main() -> int:
     )
     parser.add_argument("--rounds", type=int, default=None, help="Rounds of the pairs measurement (default 7).")
     parser.add_argument("--pairs", type=int, default=None, help="Pairs per half of a pairs run (default 2000).")
+    parser.add_argument(
+        "--ablate", action="store_true", help="With pairs: also time engines with parts of the store taken out."
+    )
     parser.add_argument("--skip-memory", action="store_true", help="Skip the 1 GB get --all measurement.")
     parser.add_argument("--gigabytes", type=float, default=1.0, help="Queued data for the memory measurement.")
     options = parser.parse_args()
@@ -311,6 +416,8 @@ def main() -> int:
             rounds = options.rounds or (3 if quick else 7)
             count = options.pairs or (300 if quick else 2000)
             failed |= not report_pairs(bench_pairs(work, rounds, count), rounds, count)
+            if options.ablate:
+                bench_ablation(work, rounds, count)
 
         if "bulk" in only:
             count = 10_000 if quick else 100_000
