@@ -131,8 +131,11 @@ class Clock:
         return datetime.now(UTC) + timedelta(seconds=self._advanced)
 
     def timestamp(self) -> float:
-        """Seconds since the Unix epoch, as stored in the state store."""
-        return self.now().timestamp()
+        """Seconds since the Unix epoch, as stored in the state store. Read without
+        building a datetime: the put and get paths ask for it on every message."""
+        if self.frozen_at is not None:
+            return self.frozen_at.timestamp() + self._advanced
+        return time.time() + self._advanced
 
     def perf(self) -> float:
         if self.frozen_at is not None:
