@@ -47,6 +47,7 @@ from mqtool.engine.reasons import (
 from mqtool.state import ObjectRecord, Store, SystemRecord, Transaction
 
 QUEUE_CODEC = "QUEUE"  # the codec row of z/TPF queue compression
+QUEUE_TYPES = ("QL", "QA", "QR")  # queue names are unique across the types
 ID_LENGTH = 24
 NO_ID = bytes(ID_LENGTH)  # MQMI_NONE / MQCI_NONE
 MSGID_PREFIX = b"TPF "
@@ -187,14 +188,6 @@ def qmgr_of(tx: Transaction, system: str) -> ObjectRecord | None:
     return found[0] if found else None
 
 
-def find_queue(tx: Transaction, system: str, name: str) -> ObjectRecord | None:
-    for type_ in ("QL", "QA", "QR"):
-        record = tx.get_object(system, type_, name)
-        if record is not None:
-            return record
-    return None
-
-
 def resolve(tx: Transaction, system_name: str, queue: str) -> Resolved:
     """Resolves a queue name to the local queue that holds its messages (QA to its
     target, QR to its transmission queue with a transmission header)."""
@@ -202,13 +195,13 @@ def resolve(tx: Transaction, system_name: str, queue: str) -> Resolved:
     manager = qmgr_of(tx, system_name) if system is not None else None
     if system is None or manager is None:
         raise MQError(Q_MGR_NOT_AVAILABLE, f"system {system_name} has no queue manager")
-    opened = find_queue(tx, system_name, queue)
+    opened = tx.find_object(system_name, QUEUE_TYPES, queue)
     if opened is None:
         raise MQError(UNKNOWN_OBJECT_NAME, f"no queue named {queue}")
     path = [opened]
     target = opened
     if target.type == "QA":
-        base = find_queue(tx, system_name, str(target.attrs.get("TARGQ", "")))
+        base = tx.find_object(system_name, QUEUE_TYPES, str(target.attrs.get("TARGQ", "")))
         if base is None:
             raise MQError(UNKNOWN_ALIAS_BASE_Q, f"QA-{queue} resolves to {target.attrs.get('TARGQ')}, not defined")
         path.append(base)
