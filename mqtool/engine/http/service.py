@@ -18,13 +18,12 @@ import os
 import threading
 from collections.abc import Coroutine
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
-from mqtool import messages
-from mqtool.clock import Clock, parse_offset
-from mqtool.state import ObjectRecord, Store, Transaction
+from mqtool.clock import Clock
+from mqtool.engine.console import console
+from mqtool.state import ObjectRecord, Store, SystemRecord, Transaction
 
 from .config import ServerOptions
 from .records import (
@@ -262,11 +261,9 @@ class HttpService:
     def _console(self, tx: Transaction, system: str, msg_id: str, **fields: Any) -> None:
         """An unsolicited console line `MSGID hh.mm.ss text` in the system's local time,
         the form of every engine console message."""
-        when = self.clock.timestamp()
-        record = tx.get_system(system)
-        offset = parse_offset(str(record.attrs.get("offset", "+00:00"))) if record is not None else timedelta(0)
-        local = datetime.fromtimestamp(when, UTC) + offset
-        tx.console(system, when, f"{msg_id} {local:%H.%M.%S} {messages.text(msg_id, fields)}")
+        # A system deleted under a running server still gets its line, at offset zero.
+        record = tx.get_system(system) or SystemRecord(system, "ztpf")
+        console(tx, record, self.clock.timestamp(), msg_id, **fields)
 
     # --------------------------------------------------------- one server
     def _start_served(self, record: ObjectRecord, seen: ServerStatus) -> None:
