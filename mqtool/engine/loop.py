@@ -215,14 +215,3 @@ class EngineLoop:
             self._store.close()
             self._store = None
             self._session = None
-
-
-def start_background(
-    state_dir: Path, clock: Clock, on_console: Callable[[str], None], system: str | None = None
-) -> EngineLoop:
-    """The shell's loop: default services, console lines to `on_console`, started."""
-    loop = EngineLoop(state_dir, clock, on_console=on_console, system=system)
-    for service in default_services(loop):
-        loop.add_service(service)
-    loop.start()
-    return loop

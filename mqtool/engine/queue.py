@@ -69,12 +69,6 @@ def msgid_prefix(qmgr: str, handle: int) -> bytes:
     return MSGID_PREFIX + name + (handle & 0xFFFFFFFF).to_bytes(4, "big")
 
 
-def make_msgid(prefix: bytes, count: int) -> bytes:
-    """A message id: the handle's prefix and the message's count within the handle
-    (4 bytes). Unique in the store, and the same on every run with a frozen clock."""
-    return prefix + count.to_bytes(4, "big")
-
-
 def parse_id(text: str) -> bytes:
     """A message or correlation id as typed: 48 hex digits, or text of up to 24 bytes
     padded with nulls (as MQ pads a short id). ValueError when it does not fit."""
@@ -479,6 +473,8 @@ class QueueHandle:
         self._count = count
         msgid = options.msgid
         if msgid is None:
+            # The handle's prefix and the message's count within the handle (4 bytes):
+            # unique in the store, and the same on every run with a frozen clock.
             msgid = self._prefix + count.to_bytes(4, "big")  # type: ignore[operator]
         persistent = resolved.default_persistent if options.persistent is None else options.persistent
         now = self.clock.timestamp()
