@@ -284,6 +284,16 @@ class ServerStatus:
         self.reset_tod = tod
         self.reset_generation += 1
 
+    def absorb(self, delta: HttpStats, reset_generation: int) -> None:
+        """Adds counts a server gathered under `reset_generation` into the stored
+        statistics; after a newer reset (ZHTPS STATS RESET, a new START) only the
+        ACTIVE gauge is kept, so what was counted before it does not reappear."""
+        if self.reset_generation != reset_generation:
+            delta = HttpStats(active=delta.active, hwmark=delta.active)
+        stored = self.statistics()
+        stored.absorb(delta)
+        self.stats = stored.to_dict()
+
 
 def absorb_delta(
     tx: Transaction,
@@ -302,11 +312,7 @@ def absorb_delta(
     if record is None:
         return None
     status = ServerStatus.of(record)
-    if status.reset_generation != reset_generation:
-        delta = HttpStats(active=delta.active, hwmark=delta.active)
-    stored = status.statistics()
-    stored.absorb(delta)
-    status.stats = stored.to_dict()
+    status.absorb(delta, reset_generation)
     record.status = status.to_dict()
     tx.put_status(record)
     return status.reset_generation

@@ -365,7 +365,7 @@ class HttpService:
             if current is None:
                 return
             status = ServerStatus.of(current)
-            _absorb(status, served, delta)
+            status.absorb(delta, served.reset_generation)
             owner = Owner.from_dict(status.owner)
             if owner is not None and owner.token == self.token:
                 status.owner = None
@@ -410,7 +410,7 @@ class HttpService:
                 if current is None:
                     return
                 status = ServerStatus.of(current)
-                _absorb(status, served, delta)
+                status.absorb(delta, served.reset_generation)
                 owner = Owner.from_dict(status.owner)
                 if owner is not None and owner.token == self.token:
                     owner.drained = max(owner.drained, status.drain_request)
@@ -426,17 +426,6 @@ class HttpService:
         served.reset_generation = status.reset_generation
         served.last_active = delta.active
         served.drained = status.drain_request
-
-
-def _absorb(status: ServerStatus, served: _Served, delta: HttpStats) -> None:
-    """Adds a server's delta into the status read in the caller's transaction."""
-    if status.reset_generation != served.reset_generation:
-        # ZHTPS STATS RESET (or a new START) happened since `served` last looked:
-        # what was counted before it must not reappear after it.
-        delta = HttpStats(active=delta.active, hwmark=delta.active)
-    stored = status.statistics()
-    stored.absorb(delta)
-    status.stats = stored.to_dict()
 
 
 class HttpLoopService:
