@@ -20,6 +20,12 @@ def swbs_for(stored_length: int, swbsize: int = SWBSIZE) -> int:
     return max(1, -(-stored_length // payload))
 
 
+def qdepthhi_threshold(maxdepth: int, percent: int) -> int:
+    """The depth that raises the QDEPTHHI warning: ceil(MAXDEPTH * QDEPTHHI / 100), at
+    least 1; 0 when either is 0 (no warning)."""
+    return max(1, -(-maxdepth * percent // 100)) if maxdepth and percent else 0
+
+
 @dataclass(frozen=True)
 class SwbSettings:
     """A z/TPF system's SWB pool and sweeper thresholds, in blocks."""

@@ -9,7 +9,7 @@ import math
 from typing import TYPE_CHECKING
 
 from mqtool.engine.console import console
-from mqtool.engine.figures import SwbSettings, swb_settings, system_swbs
+from mqtool.engine.figures import SwbSettings, qdepthhi_threshold, swb_settings, system_swbs
 from mqtool.engine.queue import CHECKPOINT_TIMER, FILE_BLOCK, INTERVAL, MONITOR_TIMER, Resolved, qmgr_of
 from mqtool.engine.tick import timer
 from mqtool.state import SystemRecord, Transaction
@@ -83,7 +83,7 @@ def _qdepthhi(tx: Transaction, system: SystemRecord, when: float) -> bool:
                 if record.attrs.get("COMMON", "NO") != "YES"
             }
         maxdepth, percent = definitions.get(queue, (0, 0))
-        threshold = max(1, -(-maxdepth * percent // 100)) if maxdepth and percent else 0
+        threshold = qdepthhi_threshold(maxdepth, percent)
         if threshold and depth >= threshold and not warned:
             _warn(tx, system, queue, depth, maxdepth, percent, when)
             said = True

@@ -28,7 +28,7 @@ from typing import cast
 
 from mqtool.clock import Clock
 from mqtool.engine import codecs
-from mqtool.engine.figures import SWB_HEADER, SwbSettings, swb_settings
+from mqtool.engine.figures import SWB_HEADER, SwbSettings, qdepthhi_threshold, swb_settings
 from mqtool.engine.reasons import (
     GET_INHIBITED,
     MSG_TOO_BIG_FOR_Q,
@@ -235,7 +235,7 @@ def resolve(tx: Transaction, system_name: str, queue: str) -> Resolved:
     maxdepth = int(attrs.get("MAXDEPTH", 0))
     qdepthhi = int(attrs.get("QDEPTHHI", 0))
     memory = attrs.get("COMMON", "NO") != "YES"
-    hi_depth = max(1, -(-maxdepth * qdepthhi // 100)) if maxdepth and qdepthhi and memory else 0
+    hi_depth = qdepthhi_threshold(maxdepth, qdepthhi) if memory else 0
     return Resolved(
         system=system,
         qmgr=manager,
