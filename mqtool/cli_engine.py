@@ -149,7 +149,7 @@ def put(
       seq 1 10 | mqtool put TPFQ
     """
     from mqtool.engine.queue import PutOptions, PutResult, QueueHandle, format_id, put_stream
-    from mqtool.engine.workload import PayloadSpec, PutTally, WorkloadError, route
+    from mqtool.engine.workload import PayloadSpec, PutTally, WorkloadError, plural, route
 
     queue = queue.upper()
     stdin = not files and not data and pattern is None and size is None
@@ -210,7 +210,7 @@ def put(
                     number=number,
                     queue=queue,
                     msgid=format_id(result.msgid),
-                    length=f"{result.length} bytes" if result.length != 1 else "1 byte",
+                    length=plural(result.length, "byte"),
                     stored=result.stored,
                     codec=" compressed" if result.codec else "",
                 )
@@ -331,13 +331,12 @@ def get(
         fail(f"cannot write the message: {exc.strerror or exc}; it stays on the queue")
     verb = "Browsed" if browse else "Got"
     action = "Browse of" if browse else "Get from"
+    # After a refusal the summary is shown only when some messages came before it.
+    if not quiet and (result.count or result.error is None):
+        click.echo(_line("MQT0111I", verb=verb, messages=plural(result.count, "message"), queue=queue), err=True)
     if result.error is not None:
-        if result.count and not quiet:
-            click.echo(_line("MQT0111I", verb=verb, messages=plural(result.count, "message"), queue=queue), err=True)
         click.echo(_line("MQT0120E", action=action, queue=queue, reason=str(result.error)), err=True)
         sys.exit(EXIT_REFUSED)
-    if not quiet:
-        click.echo(_line("MQT0111I", verb=verb, messages=plural(result.count, "message"), queue=queue), err=True)
     if wanted is not None and result.count < wanted:
         click.echo(_line("MQT0120E", action=action, queue=queue, reason=describe(NO_MSG_AVAILABLE)), err=True)
         sys.exit(EXIT_REFUSED)
