@@ -343,7 +343,7 @@ def get(
 
 
 # -- serve and console -------------------------------------------------------------
-def _local_time(app: App, systems: dict[str, Any], name: str, when: float) -> str:
+def _local_time(systems: dict[str, Any], name: str, when: float) -> str:
     from mqtool.clock import parse_offset
 
     record = systems.get(name)
@@ -444,7 +444,7 @@ def console(app: App, follow: bool, system_name: str | None, fmt: str, last: int
             "id": row_id,
             "system": name,
             "time": datetime.fromtimestamp(when, UTC).isoformat().replace("+00:00", "Z"),
-            "local": _local_time(app, systems, name, when),
+            "local": _local_time(systems, name, when),
             "text": text,
         }
 
