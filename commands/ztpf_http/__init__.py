@@ -7,7 +7,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from mqtool.clock import from_tod
 from mqtool.commands.ztpf_mq import failure, response  # the one z/TPF console framing
 from mqtool.complex import PLATFORM_NAMES
 from mqtool.engine.http.config import ConfigError, ServerOptions, load_options
@@ -138,7 +137,3 @@ def local_time(timestamp: float | None, offset: Any) -> str:
         return "NONE"
     moment = datetime.fromtimestamp(timestamp, UTC) + offset
     return f"{moment:%Y-%m-%d %H:%M:%S}"
-
-
-def tod_instant(tod: int) -> datetime:
-    return from_tod(tod)
