@@ -3,7 +3,7 @@ the figures and then clears them, recording the reset TOD."""
 
 from __future__ import annotations
 
-from mqtool.clock import format_tod, from_tod, to_tod
+from mqtool.clock import format_tod_value, to_tod
 from mqtool.engine.http.records import ServerStatus, conf_path, shown_path
 from mqtool.response import Response
 from mqtool.session import Context, display_offset
@@ -47,7 +47,7 @@ def handle(ctx: Context, req: Request) -> Response:
         hardware=stats.hardware_count,
         software=stats.software_count,
         none=stats.none_count,
-        reset=format_tod(from_tod(status.reset_tod), display_offset(ctx.system)),
+        reset=format_tod_value(status.reset_tod, display_offset(ctx.system)),
     )
     if req.get("RESET"):
         status.reset_statistics(to_tod(ctx.clock.now()))
