@@ -16,10 +16,10 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from mqtool.clock import parse_offset
 from mqtool.parse import mqsc
 from mqtool.parse.command import Command, LexError
 from mqtool.response import FAILED, OK, SYNTAX, Response
+from mqtool.session import display_offset
 from mqtool.state import ObjectRecord, SystemRecord, Transaction
 from mqtool.tables import ObjectSpec, Table, ValidationError, load
 
@@ -252,8 +252,7 @@ def queue_depth(tx: Transaction, system: SystemRecord, queue: str) -> int:
 
 def local_time(system: SystemRecord, timestamp: float) -> datetime:
     """A store timestamp as the system's local time (its display offset)."""
-    offset = parse_offset(str(system.attrs.get("offset", "+00:00")))
-    return datetime.fromtimestamp(timestamp, UTC) + offset
+    return datetime.fromtimestamp(timestamp, UTC) + display_offset(system)
 
 
 def date_time(system: SystemRecord, timestamp: float) -> tuple[str, str]:
