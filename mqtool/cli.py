@@ -62,6 +62,14 @@ def fail(message: str) -> NoReturn:
     raise ToolError(message)
 
 
+def find_system(systems: list[Any], wanted: str) -> Any:
+    """The system named `wanted` (any case), or a one-line tool error naming the systems."""
+    for system in systems:
+        if system.name.upper() == wanted.strip().upper():
+            return system
+    fail(f"no system named {wanted}; systems: {', '.join(s.name for s in systems) or 'none'}")
+
+
 def default_state_dir() -> Path:
     """The user data directory (XDG on Linux, Application Support on macOS, APPDATA on Windows)."""
     if sys.platform == "win32":
@@ -102,10 +110,7 @@ class App:
         session = Session(self.store, self.clock, system or self.system)
         wanted = system or self.system
         if wanted is not None:
-            names = {s.name.upper(): s.name for s in session.systems()}
-            if wanted.upper() not in names:
-                fail(f"no system named {wanted}; systems: {', '.join(names.values()) or 'none'}")
-            session.current = names[wanted.upper()]
+            session.current = find_system(session.systems(), wanted).name
         return session
 
     def close(self) -> None:

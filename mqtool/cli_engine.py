@@ -16,7 +16,7 @@ from typing import IO, Any, TextIO
 import click
 
 from mqtool import messages
-from mqtool.cli import App, fail
+from mqtool.cli import App, fail, find_system
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 PROGRESS_FROM = 1000  # a progress bar only for this many messages or more (and on a terminal)
@@ -426,10 +426,7 @@ def console(app: App, follow: bool, system_name: str | None, fmt: str, last: int
     wanted = system_name or app.system
     systems = {system.name: system for system in session.systems()}
     if wanted is not None:
-        match = [name for name in systems if name.upper() == wanted.upper()]
-        if not match:
-            fail(f"no system named {wanted}; systems: {', '.join(systems) or 'none'}")
-        wanted = match[0]
+        wanted = find_system(list(systems.values()), wanted).name
     store = session.store
     with store.transaction(write=False) as tx:
         rows = tx.console_since(wanted, 0)

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from mqtool.cli import App, fail
+from mqtool.cli import App, fail, find_system
 from mqtool.complex import PLATFORM_NAMES
 
 YAML_KIND = "mqtool-complex"
@@ -186,10 +186,7 @@ def export(
             current = app.session().current_system()
             names = [current.name] if current is not None else []
         else:
-            match = [s.name for s in known if s.name.upper() == wanted.upper()]
-            if not match:
-                fail(f"no system named {wanted}; systems: {', '.join(s.name for s in known) or 'none'}")
-            names = match
+            names = [find_system(known, wanted).name]
     if output_format.lower() == "yaml":
         text = yaml_text(describe(app, names, all_attributes))
     else:

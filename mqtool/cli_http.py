@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from mqtool.cli import App, fail
+from mqtool.cli import App, fail, find_system
 
 _CONTEXT = {"help_option_names": ["-h", "--help"]}
 
@@ -20,12 +20,10 @@ def _ztpf_system(app: App, wanted: str | None) -> Any:
     systems = session.systems()
     name = wanted or app.system
     if name is not None:
-        for system in systems:
-            if system.name.upper() == name.upper():
-                if system.platform != "ztpf":
-                    fail(f"system {system.name} is z/OS; HTTP servers belong to z/TPF systems")
-                return system
-        fail(f"no system named {name}; systems: {', '.join(s.name for s in systems) or 'none'}")
+        system = find_system(systems, name)
+        if system.platform != "ztpf":
+            fail(f"system {system.name} is z/OS; HTTP servers belong to z/TPF systems")
+        return system
     current = session.current_system(systems)
     if current is not None and current.platform == "ztpf":
         return current

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import click
 
-from mqtool.cli import App, fail
+from mqtool.cli import App, fail, find_system
 
 F = TypeVar("F", bound=Callable[..., Any])
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -99,12 +99,7 @@ def _parameters(platform: str, group: str, pairs: tuple[str, ...], known: dict[s
 
 
 def _find(tx: Any, name: str) -> Any:
-    wanted = name.strip().upper()
-    for system in tx.systems():
-        if system.name.upper() == wanted:
-            return system
-    known = ", ".join(s.name for s in tx.systems()) or "none"
-    fail(f"no system named {name}; systems: {known}")
+    return find_system(tx.systems(), name)
 
 
 def _check(system: Any, others: list[Any]) -> None:
