@@ -18,7 +18,22 @@ def _read_text(path: str) -> list[str]:
     return Path(path).read_text(encoding="utf-8").splitlines()
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"], "ignore_unknown_options": True})
+HELP_OPTIONS = ("-h", "--help")
+
+
+class CommandArguments(click.Command):
+    """Arguments that are operator commands: `-CSQ1 DISPLAY QLOCAL('x.h')` starts with
+    a dash but is a command (with a CPF), not a cluster of short options, so everything
+    but a lone -h/--help is taken as an argument."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if "--" not in args:
+            helps = [arg for arg in args if arg in HELP_OPTIONS]
+            args = [*helps, "--", *(arg for arg in args if arg not in HELP_OPTIONS)]
+        return super().parse_args(ctx, args)
+
+
+@click.command(cls=CommandArguments, context_settings={"help_option_names": list(HELP_OPTIONS)})
 @click.argument("commands", nargs=-1, required=True)
 @click.pass_obj
 def cmd(app: App, commands: tuple[str, ...]) -> None:

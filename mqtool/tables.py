@@ -372,8 +372,11 @@ def convert(spec: KeywordSpec, raw: str | list[str] | None) -> tuple[Any, Valida
     if spec.type == "conname":
         if text.strip() == "":
             return "", None  # CONNAME(' '): none
-        if not _CONNAME.match(text) or len(text) > (spec.max or 256):
+        match = _CONNAME.match(text)
+        if not match or len(text) > (spec.max or 256):
             return None, ValidationError("bad_value", spec.name, text, "host(port)")
+        if match.group(1) and not 1 <= int(match.group(1)[1:-1]) <= 65535:
+            return None, ValidationError("bad_value", spec.name, text, "host(port) with a port 1-65535")
         return text, None
     # text
     if spec.max is not None and len(text) > spec.max:

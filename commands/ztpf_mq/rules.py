@@ -9,7 +9,6 @@ that something refers to cannot be deleted. So `mqtool export` can always replay
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from mqtool.response import SYNTAX, Response
@@ -19,7 +18,6 @@ from mqtool.validate import Request
 from . import QUEUE_TYPES, SYSTEM_QUEUES, failure, find_queue, qmgr
 
 RECEIVING = ("RCVR", "SVRCONN")
-_PORT = re.compile(r"\((\d+)\)$")
 LONE_COMPMSG = ("NONE", "ANY")
 
 
@@ -114,11 +112,6 @@ def _check_chl(tx: Transaction, system: SystemRecord, attrs: dict[str, Any], giv
             return failure("MQSC0022E", SYNTAX, keyword=keyword, detail=f"FOR CHLTYPE-{chltype}")
         if chltype == "SDR" and not attrs.get(keyword):
             return failure("MQSC0016E", SYNTAX, keyword=keyword, detail="FOR CHLTYPE-SDR")
-    port = _PORT.search(str(attrs.get("CONNAME", "")))
-    if "CONNAME" in given and port and not 1 <= int(port.group(1)) <= 65535:
-        return failure(
-            "MQSC0014E", SYNTAX, value=attrs["CONNAME"], keyword="CONNAME", allowed="HOST(PORT) WITH A PORT 1-65535"
-        )
     compmsg = list(attrs.get("COMPMSG") or ["NONE"])
     for alone in LONE_COMPMSG:
         if alone in compmsg and len(compmsg) > 1:
