@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -49,3 +52,41 @@ class MQ:
     def cmd(self, *commands: str) -> str:
         result = self(["cmd", *commands][0], *commands)
         return result.output
+
+
+def system_tool(program: str, package: str) -> str:
+    """The path of a program that tests drive (curl, tmux, groff), installed from the
+    distribution's packages when missing and we are root; the test is skipped, saying
+    why, only when that install cannot happen."""
+    found = shutil.which(program)
+    if found:
+        return found
+    if not hasattr(os, "geteuid") or os.geteuid() != 0 or shutil.which("apt-get") is None:
+        pytest.skip(f"{program} is not installed and cannot be installed here (needs root and apt-get)")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    install = ["apt-get", "install", "-y", "--no-install-recommends", package]
+    try:
+        if subprocess.run(install, env=env, capture_output=True, timeout=600).returncode != 0:
+            subprocess.run(["apt-get", "update"], env=env, capture_output=True, timeout=600, check=True)
+            subprocess.run(install, env=env, capture_output=True, timeout=600, check=True)
+    except (OSError, subprocess.SubprocessError) as exc:
+        pytest.skip(f"{program} is not installed and apt-get could not install {package}: {exc}")
+    found = shutil.which(program)
+    if not found:
+        pytest.skip(f"{program} is not installed and apt-get did not provide it")
+    return found
+
+
+@pytest.fixture(scope="session")
+def curl() -> str:
+    return system_tool("curl", "curl")
+
+
+@pytest.fixture(scope="session")
+def tmux() -> str:
+    return system_tool("tmux", "tmux")
+
+
+@pytest.fixture(scope="session")
+def groff() -> str:
+    return system_tool("groff", "groff-base")

@@ -8,7 +8,6 @@ import asyncio
 import gzip
 import http.client
 import select
-import shutil
 import socket
 import subprocess
 import threading
@@ -684,10 +683,7 @@ def test_internal_error_answers_500_and_is_contained(
 
 
 # -------------------------------------------------------------------- curl
-def test_curl_as_an_external_client(serve: Callable[..., Running], tmp_path: Path) -> None:
-    curl = shutil.which("curl")
-    if curl is None:
-        pytest.skip("curl is not installed (the CI script apt-installs it)")
+def test_curl_as_an_external_client(serve: Callable[..., Running], tmp_path: Path, curl: str) -> None:
     srv = serve(comp=("gzip", "deflate"), compsizesw=1)
     base = f"http://127.0.0.1:{srv.port}"
     out1, out2 = tmp_path / "one.xml", tmp_path / "two.css"

@@ -9,7 +9,6 @@ import gzip
 import http.client
 import json
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -144,28 +143,6 @@ def stack(tmp_path: Path) -> Iterator[Stack]:
 def served(stack: Stack) -> Stack:
     stack.serve()
     return stack
-
-
-@pytest.fixture(scope="session")
-def curl() -> str:
-    """curl, installed from the distribution's packages when missing and root."""
-    found = shutil.which("curl")
-    if found:
-        return found
-    if not hasattr(os, "geteuid") or os.geteuid() != 0 or shutil.which("apt-get") is None:
-        pytest.skip("curl is not installed and cannot be installed here (needs root and apt-get)")
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    install = ["apt-get", "install", "-y", "--no-install-recommends", "curl"]
-    try:
-        if subprocess.run(install, env=env, capture_output=True, timeout=600).returncode != 0:
-            subprocess.run(["apt-get", "update"], env=env, capture_output=True, timeout=600, check=True)
-            subprocess.run(install, env=env, capture_output=True, timeout=600, check=True)
-    except (OSError, subprocess.SubprocessError) as exc:
-        pytest.skip(f"curl is not installed and apt-get could not install it: {exc}")
-    found = shutil.which("curl")
-    if not found:
-        pytest.skip("curl is not installed and apt-get did not provide it")
-    return found
 
 
 def get(port: int, path: str, headers: dict[str, str] | None = None, method: str = "GET") -> http.client.HTTPResponse:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import importlib.util
 import itertools
 import re
-import shutil
 import subprocess
 from pathlib import Path
 from types import ModuleType
@@ -224,12 +223,11 @@ def test_readme_manual_lists_every_page() -> None:
 
 
 # -- troff ---------------------------------------------------------------------------------
-@pytest.mark.skipif(shutil.which("groff") is None, reason="groff is not installed (apt-get install groff-base)")
-def test_groff_reads_every_page_without_a_warning() -> None:
+def test_groff_reads_every_page_without_a_warning(groff: str) -> None:
     warnings = {}
     for path in sorted([*MAN.glob("*.1"), *MAN.glob("*.7")]):
         result = subprocess.run(
-            ["groff", "-man", "-ww", "-z", str(path)], capture_output=True, text=True, check=False, timeout=60
+            [groff, "-man", "-ww", "-z", str(path)], capture_output=True, text=True, check=False, timeout=60
         )
         if result.returncode or result.stderr:
             warnings[path.name] = result.stderr.strip()

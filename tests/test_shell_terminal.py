@@ -4,7 +4,6 @@ tmux is not installed; the pipe-input tests in test_shell.py cover the behaviour
 from __future__ import annotations
 
 import shlex
-import shutil
 import subprocess
 import sys
 import time
@@ -14,10 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import FROZEN
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
-]
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("tmux")]
 WAIT_SECONDS = 30.0
 
 
