@@ -17,6 +17,11 @@ DB_NAME = "mqtool.db"
 APPLICATION_ID = 0x4D51544C  # "MQTL": marks the file as an mqtool store
 BUSY_TIMEOUT_MS = 60_000
 WAL_RETRY_MS = 20
+# Pages in the write-ahead log that start a checkpoint (SQLite's default is 1000). A
+# command's transaction writes a few pages, mostly the same few again, so a short log
+# checkpoints little at a time; and a new store stops growing its log file (which makes
+# each fsync also write file metadata) after a hundred commits instead of a thousand.
+WAL_AUTOCHECKPOINT = 128
 WATCHED = ("systems", "timers")  # tables whose changes Store.generation() reports
 
 
@@ -34,7 +39,7 @@ def _migrations() -> list[tuple[int, str]]:
     return sorted(found)
 
 
-SCHEMA_VERSION = 2  # the highest migration number; checked by a test against migrations/
+SCHEMA_VERSION = 3  # the highest migration number; checked by a test against migrations/
 
 
 def _dumps(value: dict[str, Any]) -> str:
@@ -97,6 +102,7 @@ class Store:
         if str(mode).lower() != "wal":
             raise StoreError(f"the state file {self.path} cannot use WAL mode (got {mode})")
         conn.execute("PRAGMA synchronous = FULL")
+        conn.execute(f"PRAGMA wal_autocheckpoint = {WAL_AUTOCHECKPOINT}")
         conn.execute("PRAGMA foreign_keys = ON")
         self._migrate()
         self._watch()
