@@ -314,7 +314,9 @@ def rows(app: App) -> list[dict[str, Any]]:
         current = tx.get_meta("current_system")
         for record in tx.systems():
             count = tx.conn.execute("SELECT count(*) FROM objects WHERE system = ?", (record.name,)).fetchone()[0]
-            depth = tx.conn.execute("SELECT count(*) FROM messages WHERE system = ?", (record.name,)).fetchone()[0]
+            depth = tx.conn.execute(
+                "SELECT coalesce(sum(depth), 0) FROM queue_figures WHERE system = ?", (record.name,)
+            ).fetchone()[0]
             out.append(
                 {
                     "name": record.name,

@@ -325,7 +325,9 @@ def test_put_stream_acknowledges_only_committed_messages(engine: Engine) -> None
     assert result.count == 3 and result.error is not None and result.error.reason == 2053
     assert commits == [1, 1, 1]  # persistent: each on its own
     with engine.store.transaction(write=False) as tx:
-        rows = [r[0] for r in tx.conn.execute("SELECT id FROM messages WHERE queue = 'Q1' ORDER BY id")]
+        rows = [
+            r[0] for r in tx.conn.execute("SELECT id FROM messages WHERE system = 'TPF1' AND queue = 'Q1' ORDER BY id")
+        ]
     assert rows == acknowledged
     engine.cmd("ZMQSC CLEAR QL-Q1", "ZMQSC ALTER QL-Q1 MAXDEPTH-0")
     commits.clear()
@@ -346,9 +348,9 @@ def test_damaged_compressed_payload_fails_the_get_and_stays(engine: Engine) -> N
     payload = generate("xml", 5000)
     engine.put("Q1", payload)
     with engine.store.transaction() as tx:
-        stored = tx.conn.execute("SELECT payload FROM messages WHERE queue = 'Q1'").fetchone()[0]
+        stored = tx.conn.execute("SELECT payload FROM messages WHERE system = 'TPF1' AND queue = 'Q1'").fetchone()[0]
         damaged = stored[:40] + bytes(20)
-        tx.conn.execute("UPDATE messages SET payload = ? WHERE queue = 'Q1'", (damaged,))
+        tx.conn.execute("UPDATE messages SET payload = ? WHERE system = 'TPF1' AND queue = 'Q1'", (damaged,))
     with pytest.raises(MQError) as error:
         engine.get("Q1")
     assert reason(error) == 2195
@@ -362,7 +364,7 @@ def test_inflation_is_bounded_by_the_original_length(engine: Engine) -> None:
     engine.put("Q1", generate("xml", 5000))
     bomb = codecs.compress("QUEUE", b"\0" * 1_000_000)
     with engine.store.transaction() as tx:
-        tx.conn.execute("UPDATE messages SET payload = ? WHERE queue = 'Q1'", (bomb,))
+        tx.conn.execute("UPDATE messages SET payload = ? WHERE system = 'TPF1' AND queue = 'Q1'", (bomb,))
     with pytest.raises(MQError) as error:
         engine.get("Q1")
     assert reason(error) == 2195 and "exceeds 5000 bytes" in str(error.value)
@@ -376,7 +378,7 @@ def test_transmission_header_is_stored_as_json(engine: Engine) -> None:
     engine.cmd("ZMQSC DEFINE QL-XQ USAGE-XMITQ", "ZMQSC DEFINE QR-R RNAME-FAR RQMNAME-QM9 XMITQ-XQ")
     engine.put("R", b"payload", correlid=NO_ID)
     with engine.store.transaction(write=False) as tx:
-        header = tx.conn.execute("SELECT header FROM messages WHERE queue = 'XQ'").fetchone()[0]
+        header = tx.conn.execute("SELECT header FROM messages WHERE system = 'TPF1' AND queue = 'XQ'").fetchone()[0]
     assert json.loads(header) == {"qmgr": "TPFQM", "rname": "FAR", "rqmname": "QM9"}
 
 
@@ -417,7 +419,7 @@ def test_an_open_handle_sees_what_other_connections_did(engine: Engine, tmp_path
         assert reason(error) == 2053
         # ... and sees a definition changed there, too.
         with other.transaction() as tx:
-            tx.conn.execute("DELETE FROM messages WHERE queue = 'Q1'")
+            tx.conn.execute("DELETE FROM messages WHERE system = 'TPF1' AND queue = 'Q1'")
             record = tx.get_object("TPF1", "QL", "Q1")
             assert record is not None
             record.attrs["PUT"] = "DISABLED"
@@ -443,7 +445,9 @@ def test_committed_puts_and_gets_keep_figures_counts_and_checks(engine: Engine, 
         # Another connection fills the queue: this handle's next committed put is refused
         # and leaves nothing behind.
         with other.transaction() as tx:
-            QueueHandle(other, engine.clock, "TPF1", "Q1").put(tx, b"theirs", PutOptions())
+            putter = QueueHandle(other, engine.clock, "TPF1", "Q1")
+            putter.put(tx, b"theirs", PutOptions())
+            putter.close(tx)  # a handle writes its put and get counts by its close
         with pytest.raises(MQError) as error:
             handle.put_committed(b"too many", PutOptions())
         assert reason(error) == 2053

@@ -112,7 +112,9 @@ def test_damaged_compressed_payload_fails_the_get_and_stays(tmp_path: Path) -> N
     assert run(state, "put", "Q1", "--pattern", "xml", "--size", "8000", "--count", "2", "-q").returncode == 0
     store = Store.open(state)
     with store.transaction() as tx:
-        row_id, stored = tx.conn.execute("SELECT id, payload FROM messages ORDER BY id LIMIT 1").fetchone()
+        row_id, stored = tx.conn.execute(
+            "SELECT id, payload FROM messages WHERE system = 'TPF1' ORDER BY id LIMIT 1"
+        ).fetchone()
         broken = stored[: len(stored) // 2] + bytes(len(stored) - len(stored) // 2)
         tx.conn.execute("UPDATE messages SET payload = ? WHERE id = ?", (broken, row_id))
     store.close()

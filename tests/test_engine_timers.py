@@ -197,7 +197,12 @@ def test_messages_of_a_batch_in_flight_are_never_swept(engine: Engine) -> None:
     run(engine, "ZMQSC DEFINE QL-XQ USAGE-XMITQ")
     engine.put("XQ", *[b"m" * 1000] * 70)
     with engine.store.transaction() as tx:
-        first = [row[0] for row in tx.conn.execute("SELECT id FROM messages WHERE queue = 'XQ' ORDER BY id LIMIT 50")]
+        first = [
+            row[0]
+            for row in tx.conn.execute(
+                "SELECT id FROM messages WHERE system = 'TPF1' AND queue = 'XQ' ORDER BY id LIMIT 50"
+            )
+        ]
         set_inflight(tx, "TPF1", "XQ", first)
     engine.put("XQ", *[b"m" * 1000] * 10)
     with engine.store.transaction(write=False) as tx:

@@ -176,12 +176,14 @@ def test_remove_takes_objects_and_messages(mq: MQ) -> None:
     ok(mq, "system", "add", "LAB", "--platform", "ztpf", "--qmgr", "QM")
     ok(mq, "--system", "LAB", "cmd", "ZMQSC DEF QL-A")
     from mqtool.state import Store
+    from mqtool.state import messages as runs
 
     store = Store.open(mq.state_dir)
     with store.transaction() as tx:
         tx.conn.execute(
-            "INSERT INTO messages (system, queue, priority, msgid, correlid, persistent, put_time, "
-            "original_length, stored_length, payload) VALUES ('LAB', 'A', 0, x'01', x'00', 1, 0, 1, 1, x'41')"
+            "INSERT INTO messages (id, system, queue, priority, msgid, correlid, persistent, put_time, "
+            "original_length, stored_length, payload) VALUES (?, 'LAB', 'A', 0, x'01', x'00', 1, 0, 1, 1, x'41')",
+            (runs.next_id(tx.conn, "LAB", "A", 0),),
         )
         tx.set_meta("current_system", "LAB")
     store.close()

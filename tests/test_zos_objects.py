@@ -12,6 +12,7 @@ from mqtool.commands.zos import pagesets
 from mqtool.complex import ensure_complex
 from mqtool.session import Session
 from mqtool.state import Store, SystemRecord
+from mqtool.state import messages as runs
 
 FROZEN = "2021-03-09T15:41:22Z"
 
@@ -27,10 +28,11 @@ def put_rows(state_dir: Path, queue: str, lengths: list[int], persistent: bool =
     with store.transaction() as tx:
         for index, length in enumerate(lengths):
             tx.conn.execute(
-                "INSERT INTO messages (system, queue, priority, msgid, correlid, persistent, put_time, "
-                "original_length, stored_length, payload) VALUES ('CSQ1', ?, 0, ?, ?, ?, ?, ?, ?, ?)",
-                (queue, bytes([index]) * 24, b"\0" * 24, int(persistent), at, length, length, b"x" * length),
-            )
+                "INSERT INTO messages (id, system, queue, priority, msgid, correlid, persistent, put_time, "
+                "original_length, stored_length, payload) VALUES (?, 'CSQ1', ?, 0, ?, ?, ?, ?, ?, ?, ?)",
+                (runs.next_id(tx.conn, "CSQ1", queue, 0), queue, bytes([index]) * 24, b"\0" * 24, int(persistent),
+                 at, length, length, b"x" * length),
+            )  # fmt: skip
     store.close()
 
 

@@ -13,6 +13,7 @@ from mqtool.complex import ensure_complex
 from mqtool.response import FAILED, OK, SYNTAX
 from mqtool.session import Session
 from mqtool.state import Store
+from mqtool.state import messages as runs
 
 FROZEN = "2021-03-09T15:41:22Z"
 
@@ -55,9 +56,9 @@ def put_message(session: Session, queue: str, persistent: bool = True) -> None:
     """A stored message, written directly: these tests are about definitions, not puts."""
     with session.store.transaction() as tx:
         tx.conn.execute(
-            "INSERT INTO messages (system, queue, priority, msgid, correlid, persistent, put_time, "
-            "original_length, stored_length, payload) VALUES ('TPF1', ?, 0, x'01', x'00', ?, 0, 5, 5, x'68656c6c6f')",
-            (queue, int(persistent)),
+            "INSERT INTO messages (id, system, queue, priority, msgid, correlid, persistent, put_time, "
+            "original_length, stored_length, payload) VALUES (?, 'TPF1', ?, 0, x'01', x'00', ?, 0, 1, 1, x'68')",
+            (runs.next_id(tx.conn, "TPF1", queue, 0), queue, int(persistent)),
         )
 
 
@@ -180,7 +181,7 @@ def test_delete_needs_purge_when_the_queue_holds_messages(session: Session) -> N
     run(session, "ZMQSC DELETE QL-FULL PURGE")
     with session.store.transaction(write=False) as tx:
         assert tx.get_object("TPF1", "QL", "FULL") is None
-        assert tx.conn.execute("SELECT count(*) FROM messages").fetchone()[0] == 0
+        assert tx.conn.execute("SELECT count(*) FROM messages WHERE system = 'TPF1'").fetchone()[0] == 0
 
 
 def test_delete_qmgr_needs_purge_when_a_system_queue_holds_messages(session: Session) -> None:
@@ -191,7 +192,7 @@ def test_delete_qmgr_needs_purge_when_a_system_queue_holds_messages(session: Ses
     run(session, "ZMQSC DELETE QMGR PURGE")
     with session.store.transaction(write=False) as tx:
         assert tx.objects("TPF1") == []
-        assert tx.conn.execute("SELECT count(*) FROM messages").fetchone()[0] == 0
+        assert tx.conn.execute("SELECT count(*) FROM messages WHERE system = 'TPF1'").fetchone()[0] == 0
 
 
 def test_clear_removes_the_messages(session: Session) -> None:
@@ -199,7 +200,7 @@ def test_clear_removes_the_messages(session: Session) -> None:
     put_message(session, "Q")
     run(session, "ZMQSC CLEAR QL-Q")
     with session.store.transaction(write=False) as tx:
-        assert tx.conn.execute("SELECT count(*) FROM messages").fetchone()[0] == 0
+        assert tx.conn.execute("SELECT count(*) FROM messages WHERE system = 'TPF1'").fetchone()[0] == 0
 
 
 def test_a_running_sender_protects_its_channel_and_transmission_queue(session: Session) -> None:

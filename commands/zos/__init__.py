@@ -21,6 +21,7 @@ from mqtool.parse.command import Command, LexError
 from mqtool.response import FAILED, OK, SYNTAX, Response
 from mqtool.session import display_offset
 from mqtool.state import ObjectRecord, SystemRecord, Transaction
+from mqtool.state import messages as runs
 from mqtool.tables import ObjectSpec, Table, ValidationError, load
 
 DIALECT = "zos"
@@ -246,8 +247,7 @@ def find_named(tx: Transaction, system: SystemRecord, obj: str, name: str) -> Ob
 
 
 def queue_depth(tx: Transaction, system: SystemRecord, queue: str) -> int:
-    sql = "SELECT count(*) FROM messages WHERE system = ? AND queue = ?"
-    return int(tx.conn.execute(sql, (system.name, queue)).fetchone()[0])
+    return runs.depth(tx.conn, system.name, queue)
 
 
 def local_time(system: SystemRecord, timestamp: float) -> datetime:

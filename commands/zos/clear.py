@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from mqtool.response import Response
+from mqtool.state import messages as runs
 
 from . import RC_WRONG_TYPE, active_only, find_named, not_found, refuse, reply
 
@@ -17,5 +18,5 @@ def handle(ctx: Any, req: Any) -> Response:
         return not_found(req, "QLOCAL", name)
     if record.type != "QLOCAL":
         return refuse(req, "CSQM110I", RC_WRONG_TYPE, objtype="QLOCAL", name=name, actual=record.type)
-    tx.conn.execute("DELETE FROM messages WHERE system = ? AND queue = ?", (system.name, name))
+    runs.clear(tx.conn, system.name, name)
     return reply(req)

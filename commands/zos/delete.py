@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from mqtool.response import Response
+from mqtool.state import messages as runs
 
 from . import (
     RC_IN_USE,
@@ -40,7 +41,7 @@ def handle(ctx: Any, req: Any) -> Response:
         depth = queue_depth(tx, system, name)
         if depth and not req.get("PURGE"):
             return refuse(req, "CSQM127I", RC_NOT_EMPTY, objtype=obj, name=name, depth=depth)
-        tx.conn.execute("DELETE FROM messages WHERE system = ? AND queue = ?", (system.name, name))
+        runs.clear(tx.conn, system.name, name)
     elif obj == "STGCLASS":
         users = class_users(ctx, name)
         if users:

@@ -12,6 +12,7 @@ from typing import Any
 
 from mqtool.response import Response
 from mqtool.state import ObjectRecord
+from mqtool.state import messages as runs
 
 from . import (
     QUEUE_TYPES,
@@ -132,12 +133,11 @@ def _handles(record: ObjectRecord) -> dict[str, Any]:
 
 def _queue_status(ctx: Any, record: ObjectRecord) -> dict[str, Any]:
     system = ctx.system
-    row = ctx.tx.conn.execute(
-        "SELECT count(*), min(put_time) FROM messages WHERE system = ? AND queue = ?", (system.name, record.name)
-    ).fetchone()
-    values: dict[str, Any] = {"CURDEPTH": row[0], "UNCOM": "NO", "MSGAGE": ""} | _handles(record)
-    if row[1] is not None:
-        values["MSGAGE"] = max(0, int(ctx.now - float(row[1])))
+    oldest = runs.oldest_put_time(ctx.tx.conn, system.name, record.name)
+    depth = runs.depth(ctx.tx.conn, system.name, record.name)
+    values: dict[str, Any] = {"CURDEPTH": depth, "UNCOM": "NO", "MSGAGE": ""} | _handles(record)
+    if oldest is not None:
+        values["MSGAGE"] = max(0, int(ctx.now - oldest))
     for kind in ("PUT", "GET"):
         stamp = record.status.get(f"l{kind.lower()}")
         day, time = date_time(system, float(stamp)) if stamp else ("", "")

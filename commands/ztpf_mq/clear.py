@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from mqtool.response import Response
 from mqtool.session import Context
+from mqtool.state import messages as runs
 from mqtool.validate import Request
 
 from . import failure, qmgr, response
@@ -22,7 +23,7 @@ def handle(ctx: Context, req: Request) -> Response:
         state = channel.status.get("state", "INACTIVE")
         if channel.attrs.get("XMITQ") == req.name and state in ACTIVE_STATES:
             return failure("MQSC0023E", name=channel.name, state=state)
-    tx.conn.execute("DELETE FROM messages WHERE system = ? AND queue = ?", (system.name, req.name))
+    runs.clear(tx.conn, system.name, req.name)
     result = response()
     result.add("MQSC0001I", command=f"CLEAR QL-{req.name}")
     return result

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from mqtool.response import Response
 from mqtool.session import Context
+from mqtool.state import messages as runs
 from mqtool.validate import Request
 
 from . import SYSTEM_QUEUES, failure, forget_qmgr, qmgr, response
@@ -15,8 +16,7 @@ ACTIVE_STATES = ("RUNNING", "RETRYING", "BINDING")
 
 
 def _depth(ctx: Context, queue: str) -> int:
-    sql = "SELECT count(*) FROM messages WHERE system = ? AND queue = ?"
-    return int(ctx.tx.conn.execute(sql, (ctx.system.name, queue)).fetchone()[0])
+    return runs.depth(ctx.tx.conn, ctx.system.name, queue)
 
 
 def handle(ctx: Context, req: Request) -> Response:
@@ -62,7 +62,7 @@ def handle(ctx: Context, req: Request) -> Response:
         depth = _depth(ctx, req.name)
         if depth and not req.get("PURGE"):
             return failure("MQSC0019E", name=req.name, depth=depth)
-        tx.conn.execute("DELETE FROM messages WHERE system = ? AND queue = ?", (system.name, req.name))
+        runs.clear(tx.conn, system.name, req.name)
     tx.delete_object(system.name, obj, req.name)
     result = response()
     result.add("MQSC0001I", command=f"DELETE {obj}-{req.name}")

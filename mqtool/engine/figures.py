@@ -58,20 +58,14 @@ def swb_settings(system: SystemRecord) -> SwbSettings:
 
 def system_swbs(tx: Transaction, system: str) -> int:
     """SWBs the system's in-memory messages hold now (all memory queues)."""
-    row = tx.conn.execute("SELECT coalesce(sum(swbs), 0) FROM queue_stats WHERE system = ?", (system,)).fetchone()
+    row = tx.conn.execute("SELECT coalesce(sum(swbs), 0) FROM queue_figures WHERE system = ?", (system,)).fetchone()
     return int(row[0])
 
 
 def queue_figures(tx: Transaction, system: SystemRecord, queue: str, common: bool = False) -> dict[str, int]:
     """CURDEPTH, SWBS (held by in-memory messages; none on a common queue) and COMPRESSED."""
     row = tx.conn.execute(
-        "SELECT depth, swbs, compressed FROM queue_stats WHERE system = ? AND queue = ?", (system.name, queue)
+        "SELECT depth, swbs, compressed FROM queue_figures WHERE system = ? AND queue = ?", (system.name, queue)
     ).fetchone()
-    if row is None:
-        # A queue without its statistics row (defined outside the engine): count.
-        row = tx.conn.execute(
-            "SELECT count(*), coalesce(sum(CASE WHEN swept = 0 THEN swbs ELSE 0 END), 0), "
-            "coalesce(sum(codec != ''), 0) FROM messages WHERE system = ? AND queue = ?",
-            (system.name, queue),
-        ).fetchone()
-    return {"CURDEPTH": int(row[0]), "SWBS": 0 if common else int(row[1]), "COMPRESSED": int(row[2])}
+    depth, swbs, compressed = row if row is not None else (0, 0, 0)  # every local queue has its row
+    return {"CURDEPTH": int(depth), "SWBS": 0 if common else int(swbs), "COMPRESSED": int(compressed)}

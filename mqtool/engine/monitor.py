@@ -13,6 +13,7 @@ from mqtool.engine.figures import SwbSettings, qdepthhi_threshold, swb_settings,
 from mqtool.engine.queue import CHECKPOINT_TIMER, FILE_BLOCK, INTERVAL, MONITOR_TIMER, Resolved, qmgr_of
 from mqtool.engine.tick import timer
 from mqtool.state import SystemRecord, Transaction
+from mqtool.state import messages as runs
 
 if TYPE_CHECKING:
     from mqtool.session import Session
@@ -70,7 +71,7 @@ def _qdepthhi(tx: Transaction, system: SystemRecord, when: float) -> bool:
     warning of queues that fell below. Returns whether anything was said."""
     said = False
     rows = tx.conn.execute(
-        "SELECT queue, depth, hi_warned FROM queue_stats WHERE system = ?", (system.name,)
+        "SELECT queue, depth, hi_warned FROM queue_figures WHERE system = ?", (system.name,)
     ).fetchall()
     definitions: dict[str, tuple[int, int]] | None = None
     for queue, depth, warned in rows:
@@ -88,7 +89,7 @@ def _qdepthhi(tx: Transaction, system: SystemRecord, when: float) -> bool:
             _warn(tx, system, queue, depth, maxdepth, percent, when)
             said = True
         elif warned and (not threshold or depth < threshold):
-            tx.conn.execute("UPDATE queue_stats SET hi_warned = 0 WHERE system = ? AND queue = ?", (system.name, queue))
+            tx.conn.execute("UPDATE queue_marks SET hi_warned = 0 WHERE system = ? AND queue = ?", (system.name, queue))
             if threshold:
                 console(tx, system, when, "MQSC0205I", queue=queue, depth=depth, percent=percent, maxdepth=maxdepth)
             said = True
@@ -98,7 +99,7 @@ def _qdepthhi(tx: Transaction, system: SystemRecord, when: float) -> bool:
 def _warn(
     tx: Transaction, system: SystemRecord, queue: str, depth: int, maxdepth: int, percent: int, when: float
 ) -> None:
-    tx.conn.execute("UPDATE queue_stats SET hi_warned = 1 WHERE system = ? AND queue = ?", (system.name, queue))
+    tx.conn.execute("UPDATE queue_marks SET hi_warned = 1 WHERE system = ? AND queue = ?", (system.name, queue))
     console(tx, system, when, "MQSC0204W", queue=queue, depth=depth, percent=percent, maxdepth=maxdepth)
 
 
@@ -153,21 +154,34 @@ def run_checkpoint(session: Session, tx: Transaction, system: SystemRecord, due:
         return None
     conn = tx.conn
     conn.execute("INSERT OR IGNORE INTO engine_state (system) VALUES (?)", (system.name,))
-    mark = int(conn.execute("SELECT ckpt_mark FROM engine_state WHERE system = ?", (system.name,)).fetchone()[0])
-    top = int(conn.execute("SELECT coalesce(max(seq), 0) FROM sqlite_sequence WHERE name = 'messages'").fetchone()[0])
-    if top > mark:
+    # Queues with messages put since the last checkpoint (sequence numbers past its mark).
+    behind = conn.execute(
+        "SELECT queue, qkey, max(ckpt_mark, sweep_mark), next_seq - 1 FROM queue_figures "
+        "WHERE system = ? AND next_seq - 1 > ckpt_mark",
+        (system.name,),
+    ).fetchall()
+    if behind:
         clock = session.clock
         started = clock.perf()
         memory = {record.name for record in tx.objects(system.name, "QL") if record.attrs.get("COMMON", "NO") != "YES"}
-        written = conn.execute(
-            "SELECT m.queue, sum(m.stored_length) FROM messages m JOIN queue_stats q "
-            "ON q.system = m.system AND q.queue = m.queue "
-            "WHERE m.id > ? AND m.system = ? AND m.persistent != 0 AND m.swept = 0 AND m.id > q.sweep_mark "
-            "GROUP BY m.queue",
-            (mark, system.name),
-        ).fetchall()
-        ios = {queue: -(-int(size) // FILE_BLOCK) for queue, size in written if queue in memory and size}
+        ios: dict[str, int] = {}
+        for queue, qkey, mark, _top in behind:
+            if queue not in memory:
+                continue
+            size = sum(
+                conn.execute(
+                    "SELECT coalesce(sum(stored_length), 0) FROM messages "
+                    "WHERE id > ? AND id < ? AND persistent != 0 AND swept = 0",
+                    band,
+                ).fetchone()[0]
+                for band in runs.bands(qkey, mark)
+            )
+            if size:
+                ios[queue] = -(-int(size) // FILE_BLOCK)
         duration = max(0.0, clock.perf() - started)
+        conn.executemany(
+            "UPDATE queue_marks SET ckpt_mark = ? WHERE qkey = ?", [(top, qkey) for _, qkey, _, top in behind]
+        )
         for queue, count in ios.items():
             conn.execute(
                 "UPDATE queue_stats SET ckpt_ios = ckpt_ios + ?, ckpt_last = ?, ckpt_high = max(ckpt_high, ?) "
@@ -175,9 +189,9 @@ def run_checkpoint(session: Session, tx: Transaction, system: SystemRecord, due:
                 (count, duration, duration, system.name, queue),
             )
         conn.execute(
-            "UPDATE engine_state SET ckpt_mark = ?, checkpoints = checkpoints + ?, ckpt_ios = ckpt_ios + ?, "
+            "UPDATE engine_state SET checkpoints = checkpoints + ?, ckpt_ios = ckpt_ios + ?, "
             "ckpt_last = ?, ckpt_high = max(ckpt_high, ?) WHERE system = ?",
-            (top, 1 if ios else 0, sum(ios.values()), duration, duration, system.name),
+            (1 if ios else 0, sum(ios.values()), duration, duration, system.name),
         )
     # Nothing can change while the timers catch up, so the next run is the next mark after now.
     return next_due(due, _now(session, due), idle=True)

@@ -5,15 +5,21 @@ statistics counters.
 Callers own the transactions (one per persistent message, batches for non-persistent
 ones); `put_stream` and `get_stream` implement that policy for the CLI and directives.
 A handle reads the definitions it needs once and again only when `engine_config.version`
-says a definition, a queue manager's state or a system changed, so a put costs one
-SELECT and one INSERT (triggers keep the queue's figures and put counters).
+says a definition, a queue manager's state or a system changed. A message's row id
+places it in its queue's run of the messages table in get order (state/messages.py), so
+a put is one INSERT and a get one SELECT and one DELETE; triggers keep the queue's head
+row (depth, SWBs, compressed messages, next sequence number) exact for every process.
+The STAT counters of puts and plain gets are written in groups: every 32 messages, when
+the statistics interval ends, and at MQCLOSE (`close`), so a handle must be closed.
 
 For a channel engine: a message on a transmission queue carries its transmission
 header as JSON in `messages.header` (`{"rname": ..., "rqmname": ..., "qmgr": ...}`);
 messages of a batch in flight are listed by row id in the XMITQ's status field
 `inflight` (see `set_inflight`), which the sweeper never sweeps; a message is on file
-(swept) when `messages.swept` is 1 or its id is at most its queue's
-`queue_stats.sweep_mark`; `inflate()` turns a stored row back into the original bytes.
+(swept) when `messages.swept` is 1 or its sequence number (`state.messages.seq_of`) is
+at most its queue's `sweep_mark`; a message moves to another queue by a DELETE and an
+INSERT with an id of that queue (`state.messages.next_id`); `inflate()` turns a stored
+row back into the original bytes.
 """
 
 from __future__ import annotations
@@ -45,6 +51,7 @@ from mqtool.engine.reasons import (
     MQError,
 )
 from mqtool.state import ObjectRecord, Store, SystemRecord, Transaction
+from mqtool.state import messages as runs
 
 QUEUE_CODEC = "QUEUE"  # the codec row of z/TPF queue compression
 QUEUE_TYPES = ("QL", "QA", "QR")  # queue names are unique across the types
@@ -169,6 +176,7 @@ class Resolved:
     swb_block: int = 1  # data bytes per SWB (SWBSIZE less the chain header)
     swb_pool: int = 0
     sweep_high: int = 0  # SWBs in use that start the sweeper
+    qkey: int = 0  # the local queue's number: its messages' row ids (state/messages.py)
 
     def __post_init__(self) -> None:
         self.local_name = self.local.name
@@ -236,6 +244,9 @@ def resolve(tx: Transaction, system_name: str, queue: str) -> Resolved:
     qdepthhi = int(attrs.get("QDEPTHHI", 0))
     memory = attrs.get("COMMON", "NO") != "YES"
     hi_depth = qdepthhi_threshold(maxdepth, qdepthhi) if memory else 0
+    qkey = runs.queue_key(tx.conn, system_name, local.name)
+    if qkey is None:
+        raise MQError(UNEXPECTED_ERROR, f"local queue {local.name} has no row in queue_figures")
     return Resolved(
         system=system,
         qmgr=manager,
@@ -254,6 +265,7 @@ def resolve(tx: Transaction, system_name: str, queue: str) -> Resolved:
         hi_depth=hi_depth,
         accelerator=system.has_accelerator,
         swb=swb_settings(system),
+        qkey=qkey,
     )
 
 
@@ -289,15 +301,17 @@ def set_inflight(tx: Transaction, system: str, xmitq: str, row_ids: list[int]) -
 
 
 _INSERT = (
-    "INSERT INTO messages (system, queue, priority, msgid, correlid, persistent, put_time, expiry, "
-    "original_length, stored_length, codec, header, payload, swbs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "INSERT INTO messages (id, system, queue, priority, msgid, correlid, persistent, put_time, expiry, "
+    "original_length, stored_length, codec, header, payload, swbs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
+# The definitions' version and the local queue's live figures (and the system's SWBs).
 _SYNC = (
-    "SELECT c.version, q.depth, q.hi_warned, (SELECT coalesce(sum(swbs), 0) FROM queue_stats WHERE system = ?1) "
-    "FROM engine_config c LEFT JOIN queue_stats q ON q.system = ?1 AND q.queue = ?2"
+    "SELECT c.version, f.depth, f.hi_warned, f.next_seq, "
+    "(SELECT coalesce(sum(swbs), 0) FROM queue_figures WHERE system = ?1) "
+    "FROM engine_config c LEFT JOIN queue_figures f ON f.qkey = ?2"
 )
 _MAX_COUNT = 0xFFFFFFFF
-GET_COUNT_GROUP = 32  # plain gets counted in the store per statement
+COUNT_GROUP = 32  # puts and plain gets counted in the store per statement
 _VERSION = "SELECT version FROM engine_config"
 _COLUMNS = (
     "id, priority, msgid, correlid, persistent, put_time, expiry, original_length, stored_length, codec, swept, "
@@ -308,15 +322,23 @@ _RESTORE = (
     "original_length, stored_length, codec, swept, header, payload, swbs) "
     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
-# Undoes what the put trigger counts when a got message is put back.
-_UNCOUNT = (
-    "UPDATE queue_stats SET t_put_p = t_put_p - ?1, t_put_p_bytes = t_put_p_bytes - ?2, t_put_np = t_put_np - ?3, "
-    "t_put_np_bytes = t_put_np_bytes - ?4, t_stored = t_stored - ?5, t_comp = t_comp - ?6, "
-    "t_comp_orig = t_comp_orig - ?7, t_comp_stored = t_comp_stored - ?8, i_puts = max(0, i_puts - ?9), "
-    "i_stored = max(0, i_stored - ?5), i_comp = max(0, i_comp - ?6), i_comp_orig = max(0, i_comp_orig - ?7), "
-    "i_comp_stored = max(0, i_comp_stored - ?8), t_gets = max(0, t_gets - ?10), i_gets = max(0, i_gets - ?10) "
+# The STAT counters a handle adds up and writes to queue_stats in groups, by index. Each
+# feeds the t_ column (since the reset) and the i_ column (the interval running now).
+PUT_P, PUT_P_BYTES, PUT_NP, PUT_NP_BYTES, STORED, COMP, COMP_ORIG, COMP_STORED, COMP_US, GETS = range(10)
+_COUNTERS = 10
+_WRITE_COUNTS = (
+    "UPDATE queue_stats SET t_put_p = t_put_p + ?1, t_put_p_bytes = t_put_p_bytes + ?2, t_put_np = t_put_np + ?3, "
+    "t_put_np_bytes = t_put_np_bytes + ?4, i_puts = i_puts + ?1 + ?3, t_stored = t_stored + ?5, "
+    "i_stored = i_stored + ?5, t_comp = t_comp + ?6, i_comp = i_comp + ?6, t_comp_orig = t_comp_orig + ?7, "
+    "i_comp_orig = i_comp_orig + ?7, t_comp_stored = t_comp_stored + ?8, i_comp_stored = i_comp_stored + ?8, "
+    "t_comp_us = t_comp_us + ?9, i_comp_us = i_comp_us + ?9, t_gets = t_gets + ?10, i_gets = i_gets + ?10 "
     "WHERE system = ?11 AND queue = ?12"
 )
+# Takes back gets already written when got messages are put back.
+_UNCOUNT = (
+    "UPDATE queue_stats SET t_gets = max(0, t_gets - ?1), i_gets = max(0, i_gets - ?1) WHERE system = ?2 AND queue = ?3"
+)
+# Written at once: gets of compressed or swept messages, expiries.
 _GET_STATS = (
     "UPDATE queue_stats SET t_gets = t_gets + ?, i_gets = i_gets + ?, t_decomp = t_decomp + ?, "
     "i_decomp = i_decomp + ?, t_decomp_hw = t_decomp_hw + ?, t_decomp_sw = t_decomp_sw + ?, "
@@ -339,26 +361,30 @@ class QueueHandle:
         self._depth = 0
         self._hi_warned = 0
         self._system_swbs = 0
+        self._next_seq = 1
         self._prefix: bytes | None = None
         self._count = _MAX_COUNT
         # What the handle knows of the queue's figures holds while nothing else writes.
         self._figures = False
         self._changes = -1
         self._data_version = -1
-        self._plain_select: dict[str, tuple[str, tuple[object, ...]]] = {}
+        self._plain_select: dict[int, tuple[str, tuple[object, ...]]] = {}
         # The handle's own cursor on the store's connection: re-executing one cursor costs
         # less than a new cursor per statement, which counts on the one-message paths.
         # Only statements that end (single rows, writes) run on it, so it never holds a
         # read snapshot open between transactions.
         self._cursor = store.conn.cursor()
-        # Plain gets are counted in the store in groups (one statement per group, not per
-        # get): `_pending` from committed transactions, `_in_tx` from the current one.
-        self._pending = 0
-        self._in_tx = 0
-        self._gtx: Transaction | None = None
-        self._pending_queue = ""
+        # The STAT counters of puts and plain gets are written in groups (one statement
+        # per group, not per message). `_pending` holds those not written yet, all on
+        # queue `_counts_queue`, `_counted` how many puts and gets they are; `_undo` is
+        # what the two were when transaction `_counts_tx` began, for its rollback.
+        self._pending = [0] * _COUNTERS
+        self._counted = 0
+        self._counts_queue = ""
+        self._counts_tx: Transaction | None = None
+        self._undo: tuple[list[int], int] = (self._pending, 0)
         self._flush_due = 0.0
-        self._get_sql: dict[tuple[bool, bool, bool], str] = {}
+        self._get_sql: dict[tuple[bool, bool], str] = {}
 
     # -- open / close -------------------------------------------------------------
     def open(self, tx: Transaction, purpose: str = "put") -> Resolved:
@@ -386,14 +412,9 @@ class QueueHandle:
         self._count = 0
 
     def close(self, tx: Transaction) -> None:
-        """MQCLOSE (writes the get counts not written yet)."""
-        if tx is not self._gtx:
-            # The transaction of the last gets ended without a rollback report: committed.
-            self._pending += self._in_tx
-            self._in_tx = 0
-            self._gtx = tx
-        if self._pending or self._in_tx:
-            self._flush_gets(tx)
+        """MQCLOSE (writes the counts not written yet)."""
+        if self._counted:
+            self._write_counts(tx)
         if self.resolved is not None:
             tx.conn.execute(
                 "UPDATE queue_stats SET closes = closes + 1 WHERE system = ? AND queue = ?",
@@ -421,12 +442,12 @@ class QueueHandle:
             self._tx = tx
             return resolved
         for _ in range(2):
-            local = resolved.local_name if resolved is not None else ""
-            row = cursor.execute(_SYNC, (self.system_name, local)).fetchone()
+            qkey = resolved.qkey if resolved is not None else 0
+            row = cursor.execute(_SYNC, (self.system_name, qkey)).fetchone()
             if resolved is None or row[0] != self._version or row[1] is None:
                 resolved = self._resolve(tx)
                 continue
-            self._depth, self._hi_warned, self._system_swbs = row[1], row[2], row[3]
+            self._depth, self._hi_warned, self._next_seq, self._system_swbs = row[1], row[2], row[3], row[4]
             self._data_version = cursor.execute("PRAGMA data_version").fetchone()[0]
             self._figures = True
             self._tx = tx
@@ -448,6 +469,9 @@ class QueueHandle:
             raise MQError(MSG_TOO_BIG_FOR_Q_MGR, f"{length} bytes, queue manager MAXMSGL is {resolved.qmgr_maxmsgl}")
         if resolved.maxdepth and self._depth >= resolved.maxdepth:
             raise MQError(Q_FULL, f"{resolved.local_name} holds MAXDEPTH {resolved.maxdepth} messages")
+        seq = self._next_seq
+        if seq > runs.MAX_SEQ:
+            raise MQError(Q_FULL, f"{resolved.local_name} has used every message sequence number")
         stored, codec, micros = payload, "", 0
         if resolved.compsize and length >= resolved.compsize and resolved.accelerator:
             clock = self.clock
@@ -480,20 +504,31 @@ class QueueHandle:
         now = self.clock.timestamp()
         local = resolved.local_name
         expiry = options.expiry
+        row_id = runs.row_id(resolved.qkey, options.priority, seq)
         cursor = self._cursor
         cursor.execute(
             _INSERT,
-            (self.system_name, local, options.priority, msgid, options.correlid, 1 if persistent else 0, now,
+            (row_id, self.system_name, local, options.priority, msgid, options.correlid, 1 if persistent else 0, now,
              None if expiry is None else now + expiry, length, stored_length, codec, resolved.header, stored, swbs),
         )  # fmt: skip
-        row_id = cursor.lastrowid or 0
+        self._next_seq = seq + 1
         self._depth = depth = self._depth + 1
-        if micros:
-            cursor.execute(
-                "UPDATE queue_stats SET t_comp_us = t_comp_us + ?1, i_comp_us = i_comp_us + ?1 "
-                "WHERE system = ?2 AND queue = ?3",
-                (micros, self.system_name, local),
-            )
+        counts = self._counts(tx, local)
+        if persistent:
+            counts[PUT_P] += 1
+            counts[PUT_P_BYTES] += length
+        else:
+            counts[PUT_NP] += 1
+            counts[PUT_NP_BYTES] += length
+        counts[STORED] += stored_length
+        if codec:
+            counts[COMP] += 1
+            counts[COMP_ORIG] += length
+            counts[COMP_STORED] += stored_length
+            counts[COMP_US] += micros
+        self._counted = counted = self._counted + 1
+        if counted >= COUNT_GROUP or now >= self._flush_due:
+            self._write_counts(tx)
         if resolved.hi_depth and not self._hi_warned and depth >= resolved.hi_depth:
             self._hi_warned = 1
             from mqtool.engine.monitor import qdepthhi_reached
@@ -512,11 +547,12 @@ class QueueHandle:
         `store.transaction()`. MQError leaves nothing behind."""
         cursor = self._cursor
         cursor.execute("BEGIN IMMEDIATE")
+        tx = Transaction(self.store)
         try:
-            result = self.put(Transaction(self.store), payload, options)
+            result = self.put(tx, payload, options)
         except BaseException:
             cursor.execute("ROLLBACK")
-            self._figures = False
+            self.rolled_back(tx)
             raise
         cursor.execute("COMMIT")
         return result
@@ -526,12 +562,12 @@ class QueueHandle:
         before it returns."""
         cursor = self._cursor
         cursor.execute("BEGIN IMMEDIATE")
+        tx = Transaction(self.store)
         try:
-            message = self.get(Transaction(self.store), selector)
+            message = self.get(tx, selector)
         except BaseException:
             cursor.execute("ROLLBACK")
-            self.rolled_back()
-            self._figures = False
+            self.rolled_back(tx)
             raise
         cursor.execute("COMMIT")
         return message
@@ -563,18 +599,19 @@ class QueueHandle:
         tx: Transaction,
         selector: Selector | None = None,
         browse: bool = False,
-        after: tuple[int, int] | None = None,
+        after: int = 0,
     ) -> Message | None:
-        """MQGET (or a browse past `after` = (priority, row id)); None when no message
-        matches (MQRC 2033). Expired messages passed over are removed. MQError when the
-        queue cannot be got from or a stored message cannot be inflated (it stays)."""
+        """MQGET (or a browse of the next message after row id `after`); None when no
+        message matches (MQRC 2033). Expired messages passed over are removed. MQError
+        when the queue cannot be got from or a stored message cannot be inflated (it
+        stays)."""
         resolved = self.resolved if self.resolved is not None else self._resolve(tx)
         cursor = self._cursor
         while True:
             if resolved.get_error:
                 raise MQError(resolved.get_error, self._why_not(resolved, "get"))
             local = resolved.local_name
-            sql, params = self._select(local, selector, after)
+            sql, params = self._select(resolved.qkey, selector, after)
             row = cursor.execute(sql, params).fetchone()
             version = row[0] if row is not None else cursor.execute(_VERSION).fetchone()[0]
             if version != self._version:
@@ -585,7 +622,7 @@ class QueueHandle:
             (_, mark, row_id, priority, msgid, correlid, persistent, put_time, expiry, length, stored_length, codec,
              swept, header, stored, swbs) = row  # fmt: skip
             # On file: swept past the queue's sweep mark, or marked alone.
-            swept = bool(swept or (mark is not None and row_id <= mark))
+            swept = bool(swept or (mark is not None and row_id & runs.SEQ_MASK <= mark))
             if expiry is not None and expiry <= self.clock.timestamp():
                 cursor.execute("DELETE FROM messages WHERE id = ?", (row_id,))
                 cursor.execute(_GET_STATS, (0, 0, 0, 0, 0, 0, 0, 0, 0, 1, self.system_name, local))
@@ -626,38 +663,55 @@ class QueueHandle:
                 swept, json.loads(header) if header != "{}" else {}, payload, inflated, local, stored, header, swbs,
             )  # fmt: skip
 
-    def _count_get(self, tx: Transaction, local: str) -> None:
-        if tx is not self._gtx:
-            self._pending += self._in_tx
-            self._in_tx = 0
-            self._gtx = tx
-        if local != self._pending_queue and (self._pending or self._in_tx):
-            self._flush_gets(tx)
-        self._pending_queue = local
-        self._in_tx += 1
-        waiting = self._pending + self._in_tx
-        # The clock is asked every 8th get: the group is written by the interval's end.
-        if waiting >= GET_COUNT_GROUP or (not waiting & 7 and self.clock.timestamp() >= self._flush_due):
-            self._flush_gets(tx)
+    # -- the STAT counters written in groups ----------------------------------------
+    def _counts(self, tx: Transaction, local: str) -> list[int]:
+        """The counters to add to for a put or get on queue `local` in `tx`. A transaction
+        other than the last one counted in means that one ended without a rollback
+        report: committed."""
+        if tx is not self._counts_tx:
+            self._undo = (self._pending[:], self._counted)
+            self._counts_tx = tx
+        if local != self._counts_queue:
+            if self._counted:
+                self._write_counts(tx)
+            self._counts_queue = local
+        return self._pending
 
-    def _flush_gets(self, tx: Transaction) -> None:
-        """Writes the gets counted so far, so the monitor's next interval sees them."""
-        count = self._pending + (self._in_tx if tx is self._gtx else 0)
-        if count:
-            tx.conn.execute(_GET_STATS, (count, count, 0, 0, 0, 0, 0, 0, 0, 0, self.system_name, self._pending_queue))
-        self._pending = 0
-        if tx is self._gtx:
-            self._in_tx = 0
+    def _count_get(self, tx: Transaction, local: str) -> None:
+        self._counts(tx, local)[GETS] += 1
+        self._counted = counted = self._counted + 1
+        # The clock is asked every 8th get: the group is written by the interval's end.
+        if counted >= COUNT_GROUP or (not counted & 7 and self.clock.timestamp() >= self._flush_due):
+            self._write_counts(tx)
+
+    def _write_counts(self, tx: Transaction) -> None:
+        """Writes the counts not written yet in `tx` (the monitor's next interval sees
+        them); should `tx` roll back, they are pending again."""
+        if tx is not self._counts_tx:
+            self._undo = (self._pending[:], self._counted)
+            self._counts_tx = tx
+        if self._counted:
+            tx.conn.execute(_WRITE_COUNTS, (*self._pending, self.system_name, self._counts_queue))
+        self._pending = [0] * _COUNTERS
+        self._counted = 0
         row = tx.conn.execute(
             "SELECT due FROM timers WHERE system = ? AND name = ?", (self.system_name, MONITOR_TIMER)
         ).fetchone()
         self._flush_due = float(row[0]) if row is not None else self.clock.timestamp() + INTERVAL
 
+    def rolled_back(self, tx: Transaction) -> None:
+        """Transaction `tx` rolled back: what the handle did in it did not happen."""
+        self._figures = False
+        if tx is self._counts_tx:
+            pending, counted = self._undo
+            self._pending, self._counted = pending[:], counted
+            self._counts_tx = None
+
     def restore(self, tx: Transaction, messages: list[Message]) -> None:
         """Puts got messages back where they were (same row, so the same place in the
-        queue) when they could not be handed on; their get and put are not counted."""
+        queue) when they could not be handed on; their gets are not counted."""
         self._figures = False
-        by_queue: dict[str, list[Message]] = {}
+        by_queue: dict[str, int] = {}
         for message in messages:
             tx.conn.execute(
                 _RESTORE,
@@ -666,69 +720,47 @@ class QueueHandle:
                  message.stored, message.codec, int(message.swept), message.header_text, message.stored_payload,
                  message.swbs),
             )  # fmt: skip
-            by_queue.setdefault(message.queue, []).append(message)
-        for queue, group in by_queue.items():
-            persistent = [m for m in group if m.persistent]
-            plain = [m for m in group if not m.persistent]
-            packed = [m for m in group if m.codec]
+            by_queue[message.queue] = by_queue.get(message.queue, 0) + 1
+        for queue, written in by_queue.items():
             # Gets not yet written to the store are taken off the count instead.
-            written = len(group)
-            if queue == self._pending_queue:
-                unwritten = min(written, self._pending + self._in_tx)
-                taken = min(unwritten, self._in_tx)
-                self._in_tx -= taken
-                self._pending -= unwritten - taken
+            if queue == self._counts_queue:
+                unwritten = min(written, self._pending[GETS])
+                self._pending[GETS] -= unwritten
+                self._counted -= unwritten
                 written -= unwritten
-            tx.conn.execute(
-                _UNCOUNT,
-                (len(persistent), sum(m.length for m in persistent), len(plain), sum(m.length for m in plain),
-                 sum(m.stored for m in group), len(packed), sum(m.length for m in packed),
-                 sum(m.stored for m in packed), len(group), written, self.system_name, queue),
-            )  # fmt: skip
+            if written:
+                tx.conn.execute(_UNCOUNT, (written, self.system_name, queue))
 
-    def rolled_back(self) -> None:
-        """The caller's transaction rolled back: the gets in it did not happen."""
-        self._in_tx = 0
-        self._gtx = None
-
-    def _select(
-        self, local: str, selector: Selector | None, after: tuple[int, int] | None
-    ) -> tuple[str, tuple[object, ...]]:
-        if (selector is None or selector == _ANY) and after is None:
-            plain = self._plain_select.get(local)
+    def _select(self, qkey: int, selector: Selector | None, after: int) -> tuple[str, tuple[object, ...]]:
+        low, high = runs.span(qkey)
+        if (selector is None or selector == _ANY) and not after:
+            plain = self._plain_select.get(qkey)
             if plain is None:
-                plain = self._plain_select[local] = (
-                    self._get_statement(False, False, False),
-                    (self.system_name, local, self.system_name, local),
-                )
+                plain = self._plain_select[qkey] = (self._get_statement(False, False), (low, low, high))
             return plain
         if selector is None:
             selector = _ANY
-        sql = self._get_statement(selector.msgid is not None, selector.correlid is not None, after is not None)
-        params: list[object] = [self.system_name, local, self.system_name, local]
+        sql = self._get_statement(selector.msgid is not None, selector.correlid is not None)
+        params: list[object] = [low, max(low, after), high]
         if selector.msgid is not None:
             params.append(selector.msgid)
         if selector.correlid is not None:
             params.append(selector.correlid)
-        if after is not None:
-            params += [after[0], after[0], after[1]]
         return sql, tuple(params)
 
-    def _get_statement(self, by_msgid: bool, by_correlid: bool, past: bool) -> str:
-        key = (by_msgid, by_correlid, past)
+    def _get_statement(self, by_msgid: bool, by_correlid: bool) -> str:
+        key = (by_msgid, by_correlid)
         sql = self._get_sql.get(key)
         if sql is None:
-            where = "system = ? AND queue = ?"
+            # Row id order is get order (state/messages.py).
+            where = "id > ? AND id < ?"
             if by_msgid:
                 where += " AND msgid = ?"
             if by_correlid:
                 where += " AND correlid = ?"
-            if past:
-                where += " AND (priority < ? OR (priority = ? AND id > ?))"
             sql = (
-                "SELECT (SELECT version FROM engine_config), "
-                "(SELECT sweep_mark FROM queue_stats WHERE system = ? AND queue = ?), "
-                f"{_COLUMNS} FROM messages WHERE {where} ORDER BY priority DESC, id LIMIT 1"
+                "SELECT (SELECT version FROM engine_config), (SELECT sweep_mark FROM messages WHERE id = ?), "
+                f"{_COLUMNS} FROM messages WHERE {where} ORDER BY id LIMIT 1"
             )
             self._get_sql[key] = sql
         return sql
@@ -831,26 +863,30 @@ def put_stream(
                     result.error = error
                     return result
                 opened = True
-            size = 0
-            while True:
-                if item is None:
-                    done = True
-                    break
-                if item is _Source.PENDING:
-                    break
-                payload, options = cast("tuple[bytes, PutOptions]", item)
-                try:
-                    put = handle.put(tx, payload, options)
-                except MQError as error:
-                    result.error = error
-                    done = True
-                    break
-                committed.append(put)
-                size += put.length
-                paced = pace(tx) if pace is not None else False
-                if put.persistent or paced or len(committed) >= batch_messages or size >= BATCH_BYTES:
-                    break
-                item = source.next(wait=False)
+            try:
+                size = 0
+                while True:
+                    if item is None:
+                        done = True
+                        break
+                    if item is _Source.PENDING:
+                        break
+                    payload, options = cast("tuple[bytes, PutOptions]", item)
+                    try:
+                        put = handle.put(tx, payload, options)
+                    except MQError as error:
+                        result.error = error
+                        done = True
+                        break
+                    committed.append(put)
+                    size += put.length
+                    paced = pace(tx) if pace is not None else False
+                    if put.persistent or paced or len(committed) >= batch_messages or size >= BATCH_BYTES:
+                        break
+                    item = source.next(wait=False)
+            except BaseException:
+                handle.rolled_back(tx)  # the transaction rolls back: its puts did not happen
+                raise
             if done:
                 handle.close(tx)
         result.count += len(committed)
@@ -882,7 +918,7 @@ def get_stream(
     store = handle.store
     result = StreamResult()
     opened = False
-    after: tuple[int, int] | None = None
+    after = 0  # the row id of the last message browsed
     deadline: float | None = None
     pause = 0.01
     while count is None or result.count < count:
@@ -908,11 +944,11 @@ def get_stream(
                     batch.append(message)
                     size += message.length
                     if browse:
-                        after = (message.priority, message.row_id)
+                        after = message.row_id
                     if (message.persistent and not browse) or len(batch) >= batch_messages or size >= batch_bytes:
                         break
             except BaseException:
-                handle.rolled_back()  # the transaction rolls back: its gets did not happen
+                handle.rolled_back(tx)  # the transaction rolls back: its gets did not happen
                 raise
         for index, message in enumerate(batch):
             try:

@@ -46,7 +46,7 @@ class QueueStatistics:
 
 
 _COLUMNS = (
-    "depth, swbs, opens, closes, aborted_sweeps, ckpt_high, ckpt_last, get_rate_high, swept_rate_high, "
+    "f.depth, f.swbs, opens, closes, aborted_sweeps, ckpt_high, ckpt_last, get_rate_high, swept_rate_high, "
     "t_put_p, t_put_p_bytes, t_put_np, t_put_np_bytes, t_stored, t_comp, t_comp_orig, t_comp_stored, t_comp_us, "
     "t_decomp, t_decomp_hw, t_decomp_sw, t_gets, t_swept_search, "
     "l_puts, l_stored, l_comp, l_comp_orig, l_comp_stored, l_comp_us, l_decomp, l_gets, l_swept_search, reset_time"
@@ -63,7 +63,9 @@ def _mean(total: int, count: int) -> int:
 
 def queue_statistics(tx: Transaction, system: str, queue: str, common: bool = False) -> QueueStatistics | None:
     row = tx.conn.execute(
-        f"SELECT {_COLUMNS} FROM queue_stats WHERE system = ? AND queue = ?", (system, queue)
+        f"SELECT {_COLUMNS} FROM queue_stats s JOIN queue_figures f ON f.system = s.system AND f.queue = s.queue "
+        "WHERE s.system = ? AND s.queue = ?",
+        (system, queue),
     ).fetchone()
     if row is None:
         return None
@@ -144,12 +146,7 @@ _RESET = (
 
 def reset_statistics(tx: Transaction, system: str, queue: str, now: float) -> None:
     """RESET QL-name STAT: every counter starts again; depth and SWBs are facts, not counters."""
-    tx.conn.execute(
-        "INSERT OR IGNORE INTO queue_stats (system, queue, depth, swbs, compressed) "
-        "SELECT ?1, ?2, count(*), coalesce(sum(CASE WHEN swept = 0 THEN swbs ELSE 0 END), 0), "
-        "coalesce(sum(codec != ''), 0) FROM messages WHERE system = ?1 AND queue = ?2",
-        (system, queue),
-    )
+    tx.conn.execute("INSERT OR IGNORE INTO queue_stats (system, queue) VALUES (?, ?)", (system, queue))
     tx.conn.execute(_RESET, (now, system, queue))
 
 

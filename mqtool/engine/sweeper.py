@@ -4,13 +4,14 @@ SWBs, until usage falls to SWEEPLO percent. Each sweep is recorded (table `sweep
 
 from __future__ import annotations
 
+import heapq
+import sqlite3
 from dataclasses import dataclass, field
 
 from mqtool.engine.console import console
 from mqtool.engine.figures import SwbSettings, swb_settings, system_swbs
 from mqtool.state import SystemRecord, Transaction
-
-_FETCH = 256  # rows read at a time while choosing what to sweep
+from mqtool.state import messages as runs
 
 
 @dataclass
@@ -35,11 +36,11 @@ def sweep(tx: Transaction, system: SystemRecord, now: float, settings: SwbSettin
     need = before - settings.low
     definitions = {record.name: record for record in tx.objects(system.name, "QL")}
     holders = conn.execute(
-        "SELECT queue, swbs FROM queue_stats WHERE system = ? AND swbs > 0 ORDER BY swbs DESC, queue",
+        "SELECT queue, qkey, sweep_mark FROM queue_figures WHERE system = ? AND swbs > 0 ORDER BY swbs DESC, queue",
         (system.name,),
     ).fetchall()
     blocked: list[str] = []
-    for queue, _held in holders:
+    for queue, qkey, mark in holders:
         if need <= 0:
             break
         record = definitions.get(queue)
@@ -50,33 +51,22 @@ def sweep(tx: Transaction, system: SystemRecord, now: float, settings: SwbSettin
             continue
         # Messages of a channel batch in flight stay in memory (the channel engine lists them).
         inflight = set(record.status.get("inflight", ())) if record.attrs.get("USAGE") == "XMITQ" else set()
-        row = conn.execute(
-            "SELECT sweep_mark FROM queue_stats WHERE system = ? AND queue = ?", (system.name, queue)
-        ).fetchone()
-        mark = int(row[0]) if row is not None else 0
         # Up to the mark everything is on file, so the search starts after it, in put
         # order. The mark advances over the run of messages swept before the first one in
         # flight (no row is rewritten); any swept after that one are marked row by row.
         new_mark, run_swbs, passed_inflight = mark, 0, False
         singles: list[tuple[int]] = []
         count = freed = ios = 0
-        cursor = conn.execute(
-            "SELECT id, swbs, stored_length FROM messages WHERE id > ? AND +system = ? AND +queue = ? "
-            "AND swept = 0 ORDER BY id",
-            (mark, system.name, queue),
-        )
-        while need > 0:
-            rows = cursor.fetchmany(_FETCH)
-            if not rows:
-                break
-            for row_id, swbs, stored in rows:
+        cursors = _unswept(tx, qkey, mark)
+        try:
+            for row_id, swbs, stored in heapq.merge(*cursors, key=_put_order):
                 if row_id in inflight:
                     passed_inflight = True
                     continue
                 if passed_inflight:
                     singles.append((row_id,))
                 else:
-                    new_mark = row_id
+                    new_mark = runs.seq_of(row_id)
                     run_swbs += swbs
                 count += 1
                 freed += swbs
@@ -84,15 +74,17 @@ def sweep(tx: Transaction, system: SystemRecord, now: float, settings: SwbSettin
                 need -= swbs
                 if need <= 0:
                     break
-        cursor.close()
+        finally:
+            for cursor in cursors:
+                cursor.close()
         if inflight and need > 0:
             blocked.append(queue)
         if not count:
             continue
         if new_mark != mark:
             conn.execute(
-                "UPDATE queue_stats SET sweep_mark = ?, swbs = swbs - ? WHERE system = ? AND queue = ?",
-                (new_mark, run_swbs, system.name, queue),
+                "UPDATE messages SET sweep_mark = ?, held_swbs = held_swbs - ? WHERE id = ?",
+                (new_mark, run_swbs, runs.head_id(qkey)),
             )
         if singles:
             conn.executemany("UPDATE messages SET swept = 1 WHERE id = ?", singles)
@@ -148,6 +140,18 @@ def sweep(tx: Transaction, system: SystemRecord, now: float, settings: SwbSettin
             holders=", ".join(f"QL-{name}" for name in blocked) or "NO QUEUE",
         )
     return outcome
+
+
+def _unswept(tx: Transaction, qkey: int, mark: int) -> list[sqlite3.Cursor]:
+    """A queue's messages put after sequence number `mark` and not swept, as (row id,
+    SWBs, stored length): one cursor per priority, each in put order. Row ids are in put
+    order only within a priority, so the caller merges them by sequence number."""
+    sql = "SELECT id, swbs, stored_length FROM messages WHERE id > ? AND id < ? AND swept = 0 ORDER BY id"
+    return [tx.conn.execute(sql, band) for band in runs.bands(qkey, mark)]
+
+
+def _put_order(row: tuple[int, int, int]) -> int:
+    return runs.seq_of(row[0])
 
 
 def sweeps_between(tx: Transaction, system: str, start: float, end: float) -> list[tuple[float, int, int, int]]:
