@@ -11,9 +11,8 @@
    from their connections and printed). Rounds alternate the three so machine noise
    hits them alike; the median round counts.
    Targets, fresh and steady: >= 0.7x the bare table, >= 1.0x persist-queue.
-   --ablate also times engines with a page of each commit taken out (no figure
-   triggers, no AUTOINCREMENT; neither is a valid engine) and counts WAL frames per
-   pair, to show what each page costs.
+   --ablate also times an engine without the triggers that keep the queue's head row
+   (not a valid engine) and counts WAL frames per pair, to show what they cost.
 2. Bulk: `mqtool put Q --pattern xml --size 2048 --count 100000 --non-persistent`
    as a whole process (start-up included), acknowledgement lines to /dev/null.
    Target: >= 30,000 messages/s.
@@ -161,37 +160,16 @@ def pairs_engine(folder: Path, payload: bytes, count: int, cut: str = "") -> Pai
     return PairRun(fresh, steady, settings)
 
 
-# -- what each page of a commit costs (--ablate) ----------------------------------------
-# Engines with a piece of the store taken out, to measure what it costs. None of them is
-# a valid engine: without the figure triggers no queue figure (depth, SWBs, put counts) is
-# kept; without AUTOINCREMENT a got message's id can be given again, which breaks putting
-# it back in place and the checkpoint's "put since the last one" (monitor.py).
-CUTS = {
-    "engine -figures": "figures",  # no queue_stats page per commit
-    "engine -sequence": "sequence",  # no sqlite_sequence page per put
-    "engine -both": "figures,sequence",
-}
+# -- what the head-row triggers cost (--ablate) -----------------------------------------
+# An engine without them is not a valid one: no queue figure (depth, SWBs, next sequence
+# number) is kept, so puts after the first reuse a row id (state/messages.py).
+CUTS = {"engine -figures": "figures"}
 
 
 def _cut_engine(conn: sqlite3.Connection, cut: str) -> None:
-    parts = set(cut.split(","))
-    if "figures" in parts:
+    if cut == "figures":
         conn.execute("DROP TRIGGER engine_message_put")
         conn.execute("DROP TRIGGER engine_message_removed")
-    if "sequence" in parts:
-        conn.execute("PRAGMA legacy_alter_table = ON")  # leave the other tables' triggers alone
-        table = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'messages'").fetchone()[0]
-        attached = conn.execute(
-            "SELECT sql FROM sqlite_master WHERE tbl_name = 'messages' AND type IN ('index', 'trigger') AND sql != ''"
-        ).fetchall()
-        conn.execute("BEGIN IMMEDIATE")
-        conn.execute(table.replace("CREATE TABLE messages", "CREATE TABLE plain").replace(" AUTOINCREMENT", ""))
-        conn.execute("INSERT INTO plain SELECT * FROM messages")
-        conn.execute("DROP TABLE messages")
-        conn.execute("ALTER TABLE plain RENAME TO messages")
-        for (sql,) in attached:
-            conn.execute(sql)
-        conn.execute("COMMIT")
 
 
 def _wal_frames(path: Path, page_size: int) -> int:
