@@ -25,7 +25,6 @@ import sqlite3
 KEY_SHIFT = 44
 PRIORITY_SHIFT = 40
 SEQ_MASK = (1 << PRIORITY_SHIFT) - 1
-MAX_KEY = (1 << (63 - KEY_SHIFT)) - 1  # ids stay positive 64-bit integers
 MAX_SEQ = SEQ_MASK
 PRIORITIES = range(9, -1, -1)  # get order
 

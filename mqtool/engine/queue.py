@@ -177,12 +177,15 @@ class Resolved:
     swb_pool: int = 0
     sweep_high: int = 0  # SWBs in use that start the sweeper
     qkey: int = 0  # the local queue's number: its messages' row ids (state/messages.py)
+    low: int = 0  # its run of row ids: low (the head row) < message ids < high
+    high: int = 0
 
     def __post_init__(self) -> None:
         self.local_name = self.local.name
         self.swb_block = max(1, self.swb.swbsize - SWB_HEADER)
         self.swb_pool = self.swb.pool
         self.sweep_high = self.swb.high
+        self.low, self.high = runs.span(self.qkey)
 
 
 def qmgr_of(tx: Transaction, system: str) -> ObjectRecord | None:
@@ -311,6 +314,7 @@ _SYNC = (
     "FROM engine_config c LEFT JOIN queue_figures f ON f.qkey = ?2"
 )
 _MAX_COUNT = 0xFFFFFFFF
+_MAX_SEQ, _SEQ_MASK, _PRIORITY_SHIFT = runs.MAX_SEQ, runs.SEQ_MASK, runs.PRIORITY_SHIFT
 COUNT_GROUP = 32  # puts and plain gets counted in the store per statement
 _VERSION = "SELECT version FROM engine_config"
 _COLUMNS = (
@@ -470,7 +474,7 @@ class QueueHandle:
         if resolved.maxdepth and self._depth >= resolved.maxdepth:
             raise MQError(Q_FULL, f"{resolved.local_name} holds MAXDEPTH {resolved.maxdepth} messages")
         seq = self._next_seq
-        if seq > runs.MAX_SEQ:
+        if seq > _MAX_SEQ:
             raise MQError(Q_FULL, f"{resolved.local_name} has used every message sequence number")
         stored, codec, micros = payload, "", 0
         if resolved.compsize and length >= resolved.compsize and resolved.accelerator:
@@ -504,7 +508,7 @@ class QueueHandle:
         now = self.clock.timestamp()
         local = resolved.local_name
         expiry = options.expiry
-        row_id = runs.row_id(resolved.qkey, options.priority, seq)
+        row_id = resolved.low | (9 - options.priority) << _PRIORITY_SHIFT | seq  # runs.row_id, inlined
         cursor = self._cursor
         cursor.execute(
             _INSERT,
@@ -513,7 +517,7 @@ class QueueHandle:
         )  # fmt: skip
         self._next_seq = seq + 1
         self._depth = depth = self._depth + 1
-        counts = self._counts(tx, local)
+        counts = self._pending if tx is self._counts_tx and local == self._counts_queue else self._counts(tx, local)
         if persistent:
             counts[PUT_P] += 1
             counts[PUT_P_BYTES] += length
@@ -611,7 +615,7 @@ class QueueHandle:
             if resolved.get_error:
                 raise MQError(resolved.get_error, self._why_not(resolved, "get"))
             local = resolved.local_name
-            sql, params = self._select(resolved.qkey, selector, after)
+            sql, params = self._select(resolved, selector, after)
             row = cursor.execute(sql, params).fetchone()
             version = row[0] if row is not None else cursor.execute(_VERSION).fetchone()[0]
             if version != self._version:
@@ -622,7 +626,7 @@ class QueueHandle:
             (_, mark, row_id, priority, msgid, correlid, persistent, put_time, expiry, length, stored_length, codec,
              swept, header, stored, swbs) = row  # fmt: skip
             # On file: swept past the queue's sweep mark, or marked alone.
-            swept = bool(swept or (mark is not None and row_id & runs.SEQ_MASK <= mark))
+            swept = bool(swept or (mark is not None and row_id & _SEQ_MASK <= mark))
             if expiry is not None and expiry <= self.clock.timestamp():
                 cursor.execute("DELETE FROM messages WHERE id = ?", (row_id,))
                 cursor.execute(_GET_STATS, (0, 0, 0, 0, 0, 0, 0, 0, 0, 1, self.system_name, local))
@@ -731,17 +735,17 @@ class QueueHandle:
             if written:
                 tx.conn.execute(_UNCOUNT, (written, self.system_name, queue))
 
-    def _select(self, qkey: int, selector: Selector | None, after: int) -> tuple[str, tuple[object, ...]]:
-        low, high = runs.span(qkey)
+    def _select(self, resolved: Resolved, selector: Selector | None, after: int) -> tuple[str, tuple[object, ...]]:
+        low = resolved.low
         if (selector is None or selector == _ANY) and not after:
-            plain = self._plain_select.get(qkey)
+            plain = self._plain_select.get(low)
             if plain is None:
-                plain = self._plain_select[qkey] = (self._get_statement(False, False), (low, low, high))
+                plain = self._plain_select[low] = (self._get_statement(False, False), (low, low, resolved.high))
             return plain
         if selector is None:
             selector = _ANY
         sql = self._get_statement(selector.msgid is not None, selector.correlid is not None)
-        params: list[object] = [low, max(low, after), high]
+        params: list[object] = [low, max(low, after), resolved.high]
         if selector.msgid is not None:
             params.append(selector.msgid)
         if selector.correlid is not None:
