@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from zlib_ng import zlib_ng
 

@@ -42,13 +42,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from mqtool.clock import Clock
 from mqtool.complex import ensure_complex
 from mqtool.engine import codecs
+from mqtool.engine.core.handle import QueueHandle
+from mqtool.engine.core.message import PutOptions
 from mqtool.engine.payload import generate
-from mqtool.engine.queue import QUEUE_CODEC, PutOptions, QueueHandle
+from mqtool.engine.platforms import open_queue
+from mqtool.engine.ztpf.model import QUEUE_CODEC
 from mqtool.session import Session
 from mqtool.state import Store
 
@@ -137,7 +139,7 @@ def _engine(folder: Path, definition: str) -> tuple[Store, Clock, QueueHandle]:
     if outcome.status != "ok":
         raise SystemExit("\n".join(outcome.lines))
     name = definition.split("QL-")[1].split()[0]
-    handle = QueueHandle(store, clock, "TPF1", name)
+    handle = open_queue(store, clock, "TPF1", name)
     with store.transaction() as tx:
         handle.open(tx)
     return store, clock, handle

@@ -79,7 +79,7 @@ def _expiry(text: str | None) -> float | None:
     if text is None:
         return None
     from mqtool.clock import ClockError
-    from mqtool.engine.workload import parse_expiry
+    from mqtool.workload import parse_expiry
 
     try:
         return parse_expiry(text)
@@ -90,7 +90,7 @@ def _expiry(text: str | None) -> float | None:
 def _id_option(name: str, text: str | None) -> bytes | None:
     if text is None:
         return None
-    from mqtool.engine.queue import parse_id
+    from mqtool.engine.core.message import parse_id
 
     try:
         return parse_id(text)
@@ -148,8 +148,10 @@ def put(
       mqtool put TPFQ --file order.xml --persistent --priority 5
       seq 1 10 | mqtool put TPFQ
     """
-    from mqtool.engine.queue import PutOptions, PutResult, QueueHandle, format_id, put_stream
-    from mqtool.engine.workload import PayloadSpec, PutTally, WorkloadError, plural, route
+    from mqtool.engine.core.message import PutOptions, PutResult, format_id
+    from mqtool.engine.core.streams import put_stream
+    from mqtool.engine.platforms import open_queue
+    from mqtool.workload import PayloadSpec, PutTally, WorkloadError, plural, route
 
     queue = queue.upper()
     stdin = not files and not data and pattern is None and size is None
@@ -186,7 +188,7 @@ def put(
     else:
         source = spec.payloads()
         total = spec.total()
-    handle = QueueHandle(session.store, session.clock, system.name, queue)
+    handle = open_queue(session.store, session.clock, system.name, queue, system.platform)
     tally = PutTally()
     out = _stdout()
     progress = None
@@ -248,7 +250,7 @@ def _writer(out_dir: Path | None) -> Callable[[Any], None]:
 
         return to_stdout
 
-    from mqtool.engine.queue import format_id
+    from mqtool.engine.core.message import format_id
 
     def to_file(message: Any) -> None:
         name = format_id(message.msgid)
@@ -306,9 +308,11 @@ def get(
       mqtool get TPFQ --browse --count 5
       mqtool get TPFQ --wait 30 --correlid ORDER42
     """
-    from mqtool.engine.queue import QueueHandle, Selector, get_stream
-    from mqtool.engine.reasons import NO_MSG_AVAILABLE, describe
-    from mqtool.engine.workload import plural
+    from mqtool.engine.core.message import Selector
+    from mqtool.engine.core.reasons import NO_MSG_AVAILABLE, describe
+    from mqtool.engine.core.streams import get_stream
+    from mqtool.engine.platforms import open_queue
+    from mqtool.workload import plural
 
     if count is not None and all_messages:
         fail("give --count or --all, not both")
@@ -322,7 +326,7 @@ def get(
             fail(f"cannot create {out_dir}: {exc.strerror or exc}")
     session = _ztpf_session(app)
     system = session.current_system()
-    handle = QueueHandle(session.store, session.clock, system.name, queue)
+    handle = open_queue(session.store, session.clock, system.name, queue, system.platform)
     try:
         result = get_stream(handle, _writer(out_dir), wanted, selector, browse, wait, _ticker(session))
     except BrokenPipeError:
@@ -374,7 +378,7 @@ def serve(app: App, interval: float) -> None:
       mqtool serve
       mqtool --state ./lab serve --interval 0.5
     """
-    from mqtool.engine.loop import SERVICES, ConsoleEntry, EngineLoop, default_services
+    from mqtool.loop import SERVICES, ConsoleEntry, EngineLoop, default_services
 
     session = app.session()
     session.tick()

@@ -16,7 +16,7 @@ from mqtool.parse.directive import lex
 from mqtool.response import FAILED, SYNTAX, Response
 
 if TYPE_CHECKING:
-    from mqtool.session import Outcome, Session
+    from mqtool.session import Session
     from mqtool.state import SystemRecord
 
 
@@ -37,7 +37,7 @@ DIRECTIVES: dict[str, DirectiveSpec] = {
         "move the clock forward (5s, 2m, 1h) and run every timer that falls due",
     ),
     "put": DirectiveSpec(
-        "mqtool.engine.workload:do_put",
+        "mqtool.workload:do_put",
         ".put QUEUE [count=N] [size=N] [pattern=xml] [persistent=yes] [seed=N] [file=PATH] [data='text']",
         "put messages (also priority=N msgid= correlid= expiry=30s every=10ms); prints a summary",
         (
@@ -56,13 +56,13 @@ DIRECTIVES: dict[str, DirectiveSpec] = {
         ),
     ),
     "get": DirectiveSpec(
-        "mqtool.engine.workload:do_get",
+        "mqtool.workload:do_get",
         ".get QUEUE [count=N|all] [browse=yes]",
         "get (or browse) messages (also msgid= correlid=); prints a one-line summary per message",
         ("count", "browse", "msgid", "correlid"),
     ),
     "console": DirectiveSpec(
-        "mqtool.engine.workload:do_console",
+        "mqtool.workload:do_console",
         ".console [all]",
         "print the unsolicited console messages raised since the last .console (all: every one)",
     ),
@@ -82,14 +82,14 @@ DIRECTIVES: dict[str, DirectiveSpec] = {
 Handler = Callable[["Session", Directive, "SystemRecord | None"], Response]
 
 
-def run(session: Session, line: str, current: SystemRecord | None, check_only: bool) -> Outcome:
+def run(session: Session, line: str, current: SystemRecord | None, check_only: bool) -> Response | None:
+    """Runs (or with `check_only` checks) one directive line; None when a check passed
+    and there is nothing to print. The session renders the response."""
     if line.split()[0].lower() == ".echo":
         # .echo prints its text as given: apostrophes and key=value are not syntax there.
         if check_only:
-            from mqtool.session import Outcome
-
-            return Outcome()
-        return session._finish(do_echo(session, Directive(text=line, name="echo"), current), None)
+            return None
+        return do_echo(session, Directive(text=line, name="echo"), current)
     try:
         directive = lex(line)
     except LexError as error:
@@ -100,28 +100,25 @@ def run(session: Session, line: str, current: SystemRecord | None, check_only: b
             response.add("MQT0003E", name=line.split()[0][1:], reason=f"option {error.token} given twice")
         else:
             response.add("MQT0002E", name=error.token.lstrip("."))
-        return session._finish(response, None)
+        return response
     spec = DIRECTIVES.get(directive.name)
     if spec is None:
         response = Response(status=SYNTAX)
         response.add("MQT0002E", name=directive.name)
-        return session._finish(response, None)
+        return response
     unknown = [key for key in directive.options if key not in spec.options]
     if unknown:
         response = Response(status=SYNTAX)
         allowed = ", ".join(spec.options) or "none"
         response.add("MQT0003E", name=directive.name, reason=f"unknown option {unknown[0]} (options: {allowed})")
-        return session._finish(response, None)
+        return response
     # A syntax check (`run -v`) still follows .system, which changes only the session, so
     # that the commands after it are checked against the system they would run on.
     if check_only and directive.name != "system":
-        from mqtool.session import Outcome
-
-        return Outcome()
+        return None
     module_name, function_name = spec.target.split(":")
     handler: Handler = getattr(importlib.import_module(module_name), function_name)
-    response = handler(session, directive, current)
-    return session._finish(response, None)
+    return handler(session, directive, current)
 
 
 def usage_error(directive: Directive, reason: str) -> Response:
@@ -161,9 +158,7 @@ def do_advance(session: Session, directive: Directive, current: SystemRecord | N
         session.clock.advance(seconds)
     except ClockError as error:
         return usage_error(directive, str(error))
-    from mqtool.engine import tick
-
-    runs = tick.tick(session, session.clock.timestamp())
+    runs = session.tick()
     response = Response()
     now = session.clock.now()
     response.add("MQT0006I", seconds=f"{seconds:g}", time=f"{now:%Y-%m-%dT%H:%M:%S}Z", timers=runs)

@@ -104,9 +104,9 @@ class Session:
         first = line.split()[0]
         upper = first.upper()
         if first.startswith("."):
-            from mqtool import directives
-
-            return directives.run(self, line, current, check_only)
+            # Directives are handlers too, looked up by name like the dialects' verbs.
+            response = _module("mqtool.directives").run(self, line, current, check_only)
+            return Outcome() if response is None else self._finish(response, None)
         if upper == "ZMQSC":
             return self._dialect("ztpf_mq", line, current, systems, check_only)
         if upper in ZTPF_HTTP_WORDS:
@@ -120,21 +120,23 @@ class Session:
         response.add("MQT0001E", word=first)
         return self._finish(response, current)
 
-    def tick(self) -> None:
-        """Catches up on timers due since the last command (SPEC section 8). Costs no
-        query while the earliest timer is still in the future and nothing (this
-        session, another process) has changed the timers since the last look."""
+    def tick(self) -> int:
+        """Catches up on timers due since the last command (SPEC section 8); returns how
+        many timer runs happened. Costs no query while the earliest timer is still in
+        the future and nothing (this session, another process) has changed the timers
+        since the last look."""
         now = self.clock.timestamp()
         if now < self._quiet_until and self.store.generation() == self._quiet_generation:
-            return
+            return 0
         from mqtool.engine import tick
 
-        tick.tick(self, now)
+        runs = tick.tick(self.store, self.clock, now)
         generation = self.store.generation()
         with self.store.transaction(write=False) as tx:
             due = tx.conn.execute("SELECT min(due) FROM timers").fetchone()[0]
         self._quiet_generation = generation
         self._quiet_until = math.inf if due is None else float(due)
+        return runs
 
     def _dialect(
         self,

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from prompt_toolkit.output import Output
 
     from mqtool.clock import Clock
-    from mqtool.engine.loop import ConsoleEntry, EngineLoop
+    from mqtool.loop import ConsoleEntry, EngineLoop
     from mqtool.session import Session
 
 HISTORY_FILE = "history"  # in the state directory, shared by every shell on that store
@@ -107,7 +107,7 @@ def start_realtime(app: App, shell: OperatorShell) -> EngineLoop:
     """Starts the real-time loop of `mqtool serve` in the background, on its own store
     connection and the shell's clock; its console messages go to `shell.console_entry`,
     its failures to `shell.loop_error`."""
-    from mqtool.engine.loop import EngineLoop, default_services
+    from mqtool.loop import EngineLoop, default_services
 
     loop = EngineLoop(app.state_dir, app.clock, on_entry=shell.console_entry, on_error=shell.loop_error)
     for service in default_services(loop):

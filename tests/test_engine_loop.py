@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from mqtool.clock import Clock
-from mqtool.engine.loop import ConsoleEntry, EngineLoop
+from mqtool.loop import ConsoleEntry, EngineLoop
 from tests.test_engine_queue import FROZEN, Engine
 
 

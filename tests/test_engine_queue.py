@@ -13,22 +13,13 @@ import pytest
 from mqtool.clock import Clock
 from mqtool.complex import ensure_complex
 from mqtool.engine import codecs
-from mqtool.engine.figures import queue_figures, swbs_for, system_swbs
+from mqtool.engine.core.handle import QueueHandle
+from mqtool.engine.core.message import NO_ID, Message, PutOptions, PutResult, Selector, format_id, parse_id
+from mqtool.engine.core.reasons import MQError
+from mqtool.engine.core.streams import get_stream, put_stream
 from mqtool.engine.payload import generate
-from mqtool.engine.queue import (
-    NO_ID,
-    Message,
-    PutOptions,
-    PutResult,
-    QueueHandle,
-    Selector,
-    file_ios,
-    format_id,
-    get_stream,
-    parse_id,
-    put_stream,
-)
-from mqtool.engine.reasons import MQError
+from mqtool.engine.platforms import open_queue
+from mqtool.engine.ztpf.figures import file_ios, queue_figures, swbs_for, system_swbs
 from mqtool.session import Session
 from mqtool.state import Store
 
@@ -53,7 +44,7 @@ class Engine:
         return out
 
     def handle(self, queue: str) -> QueueHandle:
-        return QueueHandle(self.store, self.clock, "TPF1", queue)
+        return open_queue(self.store, self.clock, "TPF1", queue)
 
     def put(self, queue: str, *payloads: bytes, **options: Any) -> list[PutResult]:
         handle = self.handle(queue)
@@ -410,7 +401,7 @@ def test_an_open_handle_sees_what_other_connections_did(engine: Engine, tmp_path
     other = Store.open(tmp_path / "state")
     try:
         # Another process puts two messages: this handle's next put finds the queue full.
-        theirs = QueueHandle(other, engine.clock, "TPF1", "Q1")
+        theirs = open_queue(other, engine.clock, "TPF1", "Q1")
         with other.transaction() as tx:
             theirs.put(tx, b"a", PutOptions())
             theirs.put(tx, b"b", PutOptions())
@@ -445,7 +436,7 @@ def test_committed_puts_and_gets_keep_figures_counts_and_checks(engine: Engine, 
         # Another connection fills the queue: this handle's next committed put is refused
         # and leaves nothing behind.
         with other.transaction() as tx:
-            putter = QueueHandle(other, engine.clock, "TPF1", "Q1")
+            putter = open_queue(other, engine.clock, "TPF1", "Q1")
             putter.put(tx, b"theirs", PutOptions())
             putter.close(tx)  # a handle writes its put and get counts by its close
         with pytest.raises(MQError) as error:

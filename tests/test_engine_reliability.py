@@ -17,8 +17,10 @@ from pathlib import Path
 import pytest
 
 from mqtool.clock import Clock
+from mqtool.engine.core.message import format_id
+from mqtool.engine.core.streams import get_stream
 from mqtool.engine.payload import generate
-from mqtool.engine.queue import QueueHandle, format_id, get_stream
+from mqtool.engine.platforms import open_queue
 from mqtool.state import Store
 
 pytestmark = pytest.mark.slow
@@ -42,7 +44,7 @@ def browse_all(state: Path, queue: str) -> list[tuple[bytes, bytes]]:
     store = Store.open(state)
     try:
         found: list[tuple[bytes, bytes]] = []
-        handle = QueueHandle(store, Clock(), "TPF1", queue)
+        handle = open_queue(store, Clock(), "TPF1", queue)
         result = get_stream(handle, lambda m: found.append((m.msgid, m.payload)), None, browse=True)
         assert result.error is None
         return found

@@ -12,9 +12,10 @@ import pytest
 
 from mqtool.clock import Clock
 from mqtool.engine import tick
-from mqtool.engine.queue import PutOptions, set_inflight
-from mqtool.engine.reasons import MQError
-from mqtool.engine.stats import QueueStatistics, queue_statistics
+from mqtool.engine.core.message import PutOptions
+from mqtool.engine.core.reasons import MQError
+from mqtool.engine.ztpf.stats import QueueStatistics, queue_statistics
+from mqtool.engine.ztpf.sweeper import set_inflight
 from tests.test_engine_queue import Engine
 
 
@@ -79,11 +80,11 @@ def test_interval_values_rates_and_highs(engine: Engine) -> None:
 
 def test_idle_catch_up_is_constant_work(engine: Engine) -> None:
     run(engine, "ZMQSC DEFINE QL-Q1", ".put Q1 count=3", ".get Q1")
-    runs = tick.tick(engine.session, engine.clock.timestamp() + 30 * 86400)
+    runs = tick.tick(engine.store, engine.clock, engine.clock.timestamp() + 30 * 86400)
     # monitor: the busy interval, one empty one, then a jump; checkpoint: one run.
     assert runs <= 4
     engine.clock.advance(365 * 86400)
-    assert tick.tick(engine.session, engine.clock.timestamp()) <= 2
+    assert tick.tick(engine.store, engine.clock, engine.clock.timestamp()) <= 2
     with engine.store.transaction(write=False) as tx:
         dues = [row[0] for row in tx.conn.execute("SELECT due FROM timers WHERE system = 'TPF1'")]
     now = engine.clock.timestamp()
@@ -126,7 +127,7 @@ def test_checkpoint_duration_is_measured_with_a_running_clock(tmp_path: Path) ->
     engine.clock = Clock()
     engine.session.clock = engine.clock
     run(engine, "ZMQSC DEFINE QL-MEM", ".put MEM count=50 size=2000 persistent=yes")
-    tick.tick(engine.session, engine.clock.timestamp() + 3600)
+    tick.tick(engine.store, engine.clock, engine.clock.timestamp() + 3600)
     figures = stats(engine, "MEM")
     assert figures.ckpt_last > 0 and figures.ckpt_high >= figures.ckpt_last
     engine.store.close()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from mqtool.clock import ClockError
-from mqtool.engine.workload import parse_expiry
+from mqtool.workload import parse_expiry
 
 
 @pytest.mark.parametrize(("text", "seconds"), [("300", 30.0), ("1", 0.1), ("30s", 30.0), ("5m", 300.0), (" 20 ", 2.0)])

@@ -300,7 +300,7 @@ def test_two_loops_never_both_listen_and_a_killed_owner_is_replaced(stack: Stack
 
 
 def test_the_engine_loop_runs_the_http_service(stack: Stack) -> None:
-    from mqtool.engine.loop import EngineLoop, default_services
+    from mqtool.loop import EngineLoop, default_services
 
     stack.conf("WEB1", "COMP-gzip", "COMPSIZESW-1")
     stack.cmd("ZHTPS START S-WEB1")

@@ -11,8 +11,10 @@ import pytest
 
 from mqtool.clock import Clock
 from mqtool.complex import ensure_complex
-from mqtool.engine.figures import queue_figures
-from mqtool.engine.queue import PutOptions, QueueHandle, get_stream
+from mqtool.engine.core.message import PutOptions
+from mqtool.engine.core.streams import get_stream
+from mqtool.engine.platforms import open_queue
+from mqtool.engine.ztpf.figures import queue_figures
 from mqtool.session import Session
 from mqtool.state import Store
 from mqtool.state import messages as runs
@@ -78,7 +80,7 @@ def test_a_version_2_store_with_messages_migrates(tmp_path: Path, monkeypatch: p
             # The batch in flight names the same messages by their new ids, in order.
             assert xq.status["inflight"] == [runs.row_id(qkey, 0, 2), runs.row_id(qkey, 0, 1)]
             assert json.loads(tx.conn.execute("SELECT status FROM objects WHERE name = 'XQ'").fetchone()[0])
-        handle = QueueHandle(store, Clock.from_setting(FROZEN), "TPF1", "Q1")
+        handle = open_queue(store, Clock.from_setting(FROZEN), "TPF1", "Q1")
         got: list[bytes] = []
         result = get_stream(handle, lambda message: got.append(message.payload), count=None)
         assert result.error is None
@@ -102,7 +104,7 @@ def session(tmp_path: Path) -> Session:
 def test_a_queue_run_is_in_get_order_and_goes_with_its_queue(session: Session) -> None:
     assert session.execute("ZMQSC DEFINE QL-Q1").status == "ok"
     store = session.store
-    handle = QueueHandle(store, session.clock, "TPF1", "Q1")
+    handle = open_queue(store, session.clock, "TPF1", "Q1")
     with store.transaction() as tx:
         handle.open(tx)
         for priority in (0, 9, 3, 9, 0):
@@ -137,7 +139,7 @@ def test_a_queue_run_is_in_get_order_and_goes_with_its_queue(session: Session) -
 def test_a_rolled_back_put_leaves_its_counts_uncounted(session: Session) -> None:
     assert session.execute("ZMQSC DEFINE QL-Q1").status == "ok"
     store = session.store
-    handle = QueueHandle(store, session.clock, "TPF1", "Q1")
+    handle = open_queue(store, session.clock, "TPF1", "Q1")
     with store.transaction() as tx:
         handle.open(tx)
     handle.put_committed(b"kept", PutOptions(persistent=True))

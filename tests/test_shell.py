@@ -312,7 +312,7 @@ def test_console_messages_of_another_connection_are_printed(
 ) -> None:
     """The shell runs the engine loop; a console message that another connection (as
     another process would) records while the prompt waits is printed at once."""
-    from mqtool.engine.loop import EngineLoop
+    from mqtool.loop import EngineLoop
     from mqtool.state import Store
 
     shown: list[str] = []
@@ -362,13 +362,13 @@ def test_console_messages_of_another_connection_are_printed(
 
 def test_timers_fire_while_the_shell_waits(app: App, capsys: pytest.CaptureFixture[str]) -> None:
     """The loop ticks on its own connection: a timer due now runs without a command."""
-    from mqtool.engine import tick
-    from mqtool.engine.loop import EngineLoop
+    from mqtool.engine import platforms, timers
+    from mqtool.loop import EngineLoop
 
     ran: list[str] = []
-    tick._load_timer_modules()  # the engine's own timers first, as the loop's first tick would
+    platforms.load()  # the engine's own timers first, as the loop's first tick would
 
-    @tick.timer("test-shell-timer")
+    @timers.timer("test-shell-timer")
     def note(session: object, tx: object, system: object, due: float) -> None:
         ran.append(getattr(system, "name", ""))
         return None
@@ -392,7 +392,7 @@ def test_timers_fire_while_the_shell_waits(app: App, capsys: pytest.CaptureFixtu
 
                         store = Store.open(app.state_dir)
                         with store.transaction() as tx:
-                            tick.schedule(tx, "TPF1", "test-shell-timer", app.clock.timestamp())
+                            timers.schedule(tx, "TPF1", "test-shell-timer", app.clock.timestamp())
                         store.close()
                         _wait(lambda: bool(ran))
                 finally:
@@ -403,7 +403,7 @@ def test_timers_fire_while_the_shell_waits(app: App, capsys: pytest.CaptureFixtu
             shell.run()
             helper.join()
     finally:
-        tick.TIMERS.pop("test-shell-timer", None)
+        timers.TIMERS.pop("test-shell-timer", None)
     assert ran == ["TPF1"]
 
 
@@ -460,7 +460,7 @@ def test_the_shell_colours_when_asked(app: App, capsys: pytest.CaptureFixture[st
 
 
 def test_console_message_of_another_system_keeps_its_name_plain(app: App, capsys: pytest.CaptureFixture[str]) -> None:
-    from mqtool.engine.loop import ConsoleEntry
+    from mqtool.loop import ConsoleEntry
 
     session = app.session()
     with create_pipe_input() as pipe:

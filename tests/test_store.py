@@ -467,7 +467,7 @@ def test_session_sees_a_system_added_by_another_process(tmp_path: Path) -> None:
 def test_a_timer_scheduled_elsewhere_runs_at_the_next_command(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, writer: str
 ) -> None:
-    from mqtool.engine import tick
+    from mqtool.engine import timers
 
     state = tmp_path / "state"
     session = _session(state)
@@ -476,12 +476,12 @@ def test_a_timer_scheduled_elsewhere_runs_at_the_next_command(
     def probe(_session: Any, _tx: Any, _system: Any, due: float) -> None:
         ran.append(due)
 
-    monkeypatch.setitem(tick.TIMERS, "test-probe", probe)
+    monkeypatch.setitem(timers.TIMERS, "test-probe", probe)
     session.execute(".echo warm")  # the session now knows when the next timer is due
     now = session.clock.timestamp()
     store = session.store if writer == "same-connection" else Store.open(state)
     with store.transaction() as tx:
-        tick.schedule(tx, "TPF1", "test-probe", now - 1)
+        timers.schedule(tx, "TPF1", "test-probe", now - 1)
     if store is not session.store:
         store.close()
     session.execute(".echo next")

@@ -227,9 +227,9 @@ def active_only(handle: Handler) -> Handler:
 
 def schedule_expiry(tx: Transaction, system: SystemRecord, interval: Any, now: float) -> None:
     """Starts the expiry scan EXPRYINT seconds from now, or stops it (OFF)."""
-    from mqtool.engine.tick import schedule
+    from mqtool.engine.timers import cancel, schedule
 
-    tx.conn.execute("DELETE FROM timers WHERE system = ? AND name = ?", (system.name, EXPIRY_TIMER))
+    cancel(tx, system.name, EXPIRY_TIMER)
     if str(interval) != "OFF":
         schedule(tx, system.name, EXPIRY_TIMER, now + int(interval))
 

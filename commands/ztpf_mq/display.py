@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import importlib
 
-from mqtool.engine.figures import queue_figures
+from mqtool.engine.ztpf.figures import queue_figures
 from mqtool.response import Response
 from mqtool.session import Context
 from mqtool.state import ObjectRecord

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mqtool.engine.stats import reset_statistics
+from mqtool.engine.ztpf.stats import reset_statistics
 from mqtool.response import SYNTAX, Response
 from mqtool.session import Context
 from mqtool.validate import Request

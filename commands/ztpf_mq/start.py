@@ -4,7 +4,7 @@ monitor and the checkpoint run again."""
 
 from __future__ import annotations
 
-from mqtool.engine.queue import schedule_timers
+from mqtool.engine.ztpf.model import schedule_timers
 from mqtool.response import Response
 from mqtool.session import Context
 from mqtool.validate import Request

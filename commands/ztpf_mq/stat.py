@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mqtool.engine.stats import QueueStatistics, queue_statistics, readable_size
+from mqtool.engine.ztpf.stats import QueueStatistics, queue_statistics, readable_size
 from mqtool.response import Response
 from mqtool.session import Context
 from mqtool.validate import Request

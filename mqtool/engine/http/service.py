@@ -429,9 +429,9 @@ class HttpService:
 
 
 class HttpLoopService:
-    """HttpService as a service of the engine's real-time loop (mqtool.engine.loop):
+    """HttpService as a service of the engine's real-time loop (mqtool.loop):
     the loop's thread polls the store once per iteration; the servers run on the
-    service's own event-loop thread. Listed in `mqtool.engine.loop.SERVICES`."""
+    service's own event-loop thread. Listed in `mqtool.loop.SERVICES`."""
 
     def __init__(self, state_dir: Path, clock: Clock) -> None:
         self.service = HttpService(state_dir, clock)
@@ -448,5 +448,5 @@ class HttpLoopService:
 
 
 def loop_service(loop: Any) -> HttpLoopService:
-    """The factory named in mqtool.engine.loop.SERVICES."""
+    """The factory named in mqtool.loop.SERVICES."""
     return HttpLoopService(loop.state_dir, loop.clock)

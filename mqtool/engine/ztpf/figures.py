@@ -1,5 +1,6 @@
 """Figures of z/TPF queues and systems that displays and the engine read: depth, SWBs
-held, compressed messages, and the system's SWB settings (SWBSIZE, SWBPOOL, SWEEPHI/LO)."""
+held, compressed messages, the system's SWB settings (SWBSIZE, SWBPOOL, SWEEPHI/LO),
+file I/Os, and the z/TPF MQ timers' names and interval."""
 
 from __future__ import annotations
 
@@ -12,12 +13,21 @@ SWBSIZE = 1024  # the TPF SWB size
 SWBPOOL = 33000  # SWBs available to MQ
 SWEEPHI = 80  # percent of SWBPOOL in use that starts the sweeper
 SWEEPLO = 40  # percent it sweeps down to
+FILE_BLOCK = 4096  # bytes per file I/O (sweeper, read back, checkpoint)
+MONITOR_TIMER = "ztpf-mq-monitor"
+CHECKPOINT_TIMER = "ztpf-mq-checkpoint"
+INTERVAL = 5.0  # seconds: the MQ monitor and the checkpoint
 
 
 def swbs_for(stored_length: int, swbsize: int = SWBSIZE) -> int:
     """SWBs one in-memory message occupies: ceil(stored / (SWBSIZE - 16)), at least 1."""
     payload = max(1, swbsize - SWB_HEADER)
     return max(1, -(-stored_length // payload))
+
+
+def file_ios(stored_length: int) -> int:
+    """I/Os to write a message to file or read it back: 1 + ceil(stored / 4096)."""
+    return 1 + -(-stored_length // FILE_BLOCK)
 
 
 def qdepthhi_threshold(maxdepth: int, percent: int) -> int:

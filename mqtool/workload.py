@@ -11,18 +11,11 @@ from typing import TYPE_CHECKING, Any
 
 from mqtool.clock import ClockError, parse_duration
 from mqtool.engine import payload as payload_module
-from mqtool.engine.queue import (
-    Message,
-    PutOptions,
-    PutResult,
-    QueueHandle,
-    Selector,
-    format_id,
-    get_stream,
-    parse_id,
-    put_stream,
-)
-from mqtool.engine.reasons import NO_MSG_AVAILABLE, describe
+from mqtool.engine.core.handle import QueueHandle
+from mqtool.engine.core.message import Message, PutOptions, PutResult, Selector, format_id, parse_id
+from mqtool.engine.core.reasons import NO_MSG_AVAILABLE, describe
+from mqtool.engine.core.streams import get_stream, put_stream
+from mqtool.engine.platforms import open_queue
 from mqtool.messages import ECHO
 from mqtool.response import FAILED, SYNTAX, Response
 
@@ -238,7 +231,7 @@ def do_put(session: Session, directive: Directive, current: SystemRecord | None)
             read_file(spec.files[0])  # an unreadable file is a usage error before anything is put
     except (WorkloadError, ClockError) as error:
         return _usage(directive, str(error))
-    handle = QueueHandle(session.store, session.clock, system.name, queue)
+    handle = open_queue(session.store, session.clock, system.name, queue, system.platform)
     tally = PutTally()
     clock = session.clock
     start = clock.timestamp()
@@ -277,7 +270,7 @@ def do_put(session: Session, directive: Directive, current: SystemRecord | None)
 
 
 def _sweep_summary(session: Session, system: str, start: float, end: float, count: int, response: Response) -> None:
-    from mqtool.engine.sweeper import sweeps_between
+    from mqtool.engine.ztpf.sweeper import sweeps_between
 
     with session.store.transaction(write=False) as tx:
         sweeps = sweeps_between(tx, system, start, end)
@@ -342,7 +335,7 @@ def do_get(session: Session, directive: Directive, current: SystemRecord | None)
     except WorkloadError as error:
         return _usage(directive, str(error))
     verb = "Browsed" if browse else "Got"
-    handle = QueueHandle(session.store, session.clock, system.name, queue)
+    handle = open_queue(session.store, session.clock, system.name, queue, system.platform)
     response = Response()
     lines: list[dict[str, Any]] = []
 

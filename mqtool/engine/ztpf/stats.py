@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mqtool.engine.queue import INTERVAL
+from mqtool.engine.ztpf.figures import INTERVAL
 from mqtool.state import Transaction
 
 

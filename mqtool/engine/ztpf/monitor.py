@@ -6,17 +6,22 @@ no activity has been closed, every later one up to now is empty too, so they jum
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 from mqtool.engine.console import console
-from mqtool.engine.figures import SwbSettings, qdepthhi_threshold, swb_settings, system_swbs
-from mqtool.engine.queue import CHECKPOINT_TIMER, FILE_BLOCK, INTERVAL, MONITOR_TIMER, Resolved, qmgr_of
-from mqtool.engine.tick import timer
-from mqtool.state import SystemRecord, Transaction
+from mqtool.engine.timers import TickContext, timer
+from mqtool.engine.ztpf.figures import (
+    CHECKPOINT_TIMER,
+    FILE_BLOCK,
+    INTERVAL,
+    MONITOR_TIMER,
+    qdepthhi_threshold,
+    swb_settings,
+    system_swbs,
+)
+from mqtool.engine.ztpf.sweeper import sweep
+from mqtool.engine.ztpf.warnings import warn_qdepthhi
+from mqtool.state import ObjectRecord, SystemRecord, Transaction
 from mqtool.state import messages as runs
-
-if TYPE_CHECKING:
-    from mqtool.session import Session
 
 # The counters of a statistics interval; the monitor copies i_X to l_X and zeroes i_X.
 INTERVAL_COUNTERS = ("puts", "stored", "comp", "comp_orig", "comp_stored", "comp_us", "decomp", "gets", "swept_search")
@@ -40,14 +45,13 @@ def next_due(due: float, now: float, idle: bool) -> float:
     return following
 
 
-def _now(session: Session, due: float) -> float:
-    """The time tick() is catching up to (the clock's, when called otherwise)."""
-    now = session.state.get("tick_now")
-    return max(due, float(now) if now is not None else session.clock.timestamp())
+def qmgr_of(tx: Transaction, system: str) -> ObjectRecord | None:
+    found = tx.objects(system, "QMGR")
+    return found[0] if found else None
 
 
 @timer(MONITOR_TIMER)
-def run_monitor(session: Session, tx: Transaction, system: SystemRecord, due: float) -> float | None:
+def run_monitor(context: TickContext, tx: Transaction, system: SystemRecord, due: float) -> float | None:
     if system.platform != "ztpf":
         return None
     manager = qmgr_of(tx, system.name)
@@ -63,7 +67,7 @@ def run_monitor(session: Session, tx: Transaction, system: SystemRecord, due: fl
     if manager.status.get("state", "STARTED") == "STARTED":
         changed = _qdepthhi(tx, system, due) or changed
         changed = _sweeper_check(tx, system, due) or changed
-    return next_due(due, _now(session, due), idle=not changed)
+    return next_due(due, max(due, context.now), idle=not changed)
 
 
 def _qdepthhi(tx: Transaction, system: SystemRecord, when: float) -> bool:
@@ -86,7 +90,7 @@ def _qdepthhi(tx: Transaction, system: SystemRecord, when: float) -> bool:
         maxdepth, percent = definitions.get(queue, (0, 0))
         threshold = qdepthhi_threshold(maxdepth, percent)
         if threshold and depth >= threshold and not warned:
-            _warn(tx, system, queue, depth, maxdepth, percent, when)
+            warn_qdepthhi(tx, system, queue, depth, maxdepth, percent, when)
             said = True
         elif warned and (not threshold or depth < threshold):
             tx.conn.execute("UPDATE queue_marks SET hi_warned = 0 WHERE system = ? AND queue = ?", (system.name, queue))
@@ -96,39 +100,9 @@ def _qdepthhi(tx: Transaction, system: SystemRecord, when: float) -> bool:
     return said
 
 
-def _warn(
-    tx: Transaction, system: SystemRecord, queue: str, depth: int, maxdepth: int, percent: int, when: float
-) -> None:
-    tx.conn.execute("UPDATE queue_marks SET hi_warned = 1 WHERE system = ? AND queue = ?", (system.name, queue))
-    console(tx, system, when, "MQSC0204W", queue=queue, depth=depth, percent=percent, maxdepth=maxdepth)
-
-
-def qdepthhi_reached(
-    tx: Transaction, system: SystemRecord, queue: str, depth: int, resolved: Resolved, when: float
-) -> None:
-    """A put brought the queue's depth to its QDEPTHHI threshold (warned once until it
-    falls below again)."""
-    _warn(tx, system, queue, depth, resolved.maxdepth, resolved.qdepthhi, when)
-
-
-def swb_shortage(
-    tx: Transaction, system: SystemRecord, queue: str, in_use: int, settings: SwbSettings, when: float
-) -> None:
-    """A put refused because the SWB pool is exhausted: one console warning until the
-    pool has room again."""
-    row = tx.conn.execute("SELECT swb_short FROM engine_state WHERE system = ?", (system.name,)).fetchone()
-    if row is not None and row[0]:
-        return
-    tx.conn.execute("INSERT OR IGNORE INTO engine_state (system) VALUES (?)", (system.name,))
-    tx.conn.execute("UPDATE engine_state SET swb_short = 1 WHERE system = ?", (system.name,))
-    console(tx, system, when, "MQSC0203W", in_use=in_use, pool=settings.pool, queue=queue)
-
-
 def _sweeper_check(tx: Transaction, system: SystemRecord, when: float) -> bool:
     """Runs the sweeper when SWBs in use are at SWEEPHI (also after a sweep that could not
     reach SWEEPLO, which holds put-time sweeps until this retry)."""
-    from mqtool.engine.sweeper import sweep
-
     settings = swb_settings(system)
     in_use = system_swbs(tx, system.name)
     row = tx.conn.execute("SELECT sweep_held, swb_short FROM engine_state WHERE system = ?", (system.name,)).fetchone()
@@ -143,7 +117,7 @@ def _sweeper_check(tx: Transaction, system: SystemRecord, when: float) -> bool:
 
 
 @timer(CHECKPOINT_TIMER)
-def run_checkpoint(session: Session, tx: Transaction, system: SystemRecord, due: float) -> float | None:
+def run_checkpoint(context: TickContext, tx: Transaction, system: SystemRecord, due: float) -> float | None:
     """Writes the persistent messages of memory queues put since the last checkpoint:
     ceil(stored bytes / 4096) I/Os per queue; its measured duration feeds Checkpoint
     High/Last of the queues written (zero with a frozen clock)."""
@@ -161,7 +135,7 @@ def run_checkpoint(session: Session, tx: Transaction, system: SystemRecord, due:
         (system.name,),
     ).fetchall()
     if behind:
-        clock = session.clock
+        clock = context.clock
         started = clock.perf()
         memory = {record.name for record in tx.objects(system.name, "QL") if record.attrs.get("COMMON", "NO") != "YES"}
         ios: dict[str, int] = {}
@@ -194,4 +168,4 @@ def run_checkpoint(session: Session, tx: Transaction, system: SystemRecord, due:
             (1 if ios else 0, sum(ios.values()), duration, duration, system.name),
         )
     # Nothing can change while the timers catch up, so the next run is the next mark after now.
-    return next_due(due, _now(session, due), idle=True)
+    return next_due(due, max(due, context.now), idle=True)

@@ -172,7 +172,7 @@ class EngineLoop:
                 self._guard(functools.partial(service.start, self), "start")
         from mqtool.engine.tick import tick
 
-        self._guard(lambda: tick(self.session, self.clock.timestamp()), "tick")
+        self._guard(lambda: tick(self.store, self.clock, self.clock.timestamp()), "tick")
         for service in self._started_services:
             self._guard(service.poll, "poll")
         self._guard(self._report_console, "console")

@@ -9,7 +9,7 @@ import sqlite3
 from dataclasses import dataclass, field
 
 from mqtool.engine.console import console
-from mqtool.engine.figures import SwbSettings, swb_settings, system_swbs
+from mqtool.engine.ztpf.figures import SwbSettings, file_ios, swb_settings, system_swbs
 from mqtool.state import SystemRecord, Transaction
 from mqtool.state import messages as runs
 
@@ -27,8 +27,6 @@ class SweepOutcome:
 def sweep(tx: Transaction, system: SystemRecord, now: float, settings: SwbSettings | None = None) -> SweepOutcome:
     """One sweep, in the caller's transaction; counts an aborted sweep when the
     messages that may be swept are not enough to get down to SWEEPLO."""
-    from mqtool.engine.queue import file_ios
-
     settings = settings or swb_settings(system)
     conn = tx.conn
     before = system_swbs(tx, system.name)
@@ -161,3 +159,16 @@ def sweeps_between(tx: Transaction, system: str, start: float, end: float) -> li
         (system, start, end),
     ).fetchall()
     return [(float(r[0]), int(r[1]), int(r[2]), int(r[3])) for r in rows]
+
+
+def set_inflight(tx: Transaction, system: str, xmitq: str, row_ids: list[int]) -> None:
+    """Marks the messages of a channel batch in flight on a transmission queue, which the
+    sweeper never sweeps; an empty list ends the batch. For the channel engine."""
+    record = tx.get_object(system, "QL", xmitq)
+    if record is None:
+        return
+    if row_ids:
+        record.status["inflight"] = list(row_ids)
+    else:
+        record.status.pop("inflight", None)
+    tx.put_status(record)

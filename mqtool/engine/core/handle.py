@@ -1,0 +1,365 @@
+"""An open queue (`QueueHandle`) of any platform: MQOPEN, MQPUT, MQGET (and browse),
+MQCLOSE inside the caller's transactions, with the checks every queue manager makes
+(reason codes 2051, 2016, 2030, 2031, 2053, 2033, 2085 ...), priority and FIFO order,
+msgid/correlid selection, expiry, and persistence. What a message costs to store and
+which figures move are the platform's: the handle calls its storage model's `Ledger`
+at fixed points (core/model.py).
+
+Callers own the transactions (one per persistent message, batches for non-persistent
+ones); `streams.put_stream` and `streams.get_stream` implement that policy for the CLI
+and directives. A handle reads the definitions it needs once and again only when
+`engine_config.version` says a definition, a queue manager's state or a system changed.
+A message's row id places it in its queue's run of the messages table in get order
+(state/messages.py), so a put is one INSERT and a get one SELECT and one DELETE;
+triggers keep the queue's head row (depth, storage units held, compressed messages,
+next sequence number) exact for every process.
+
+For a channel engine: a message on a transmission queue carries its transmission
+header as JSON in `messages.header` (`{"rname": ..., "rqmname": ..., "qmgr": ...}`); a
+message is on file (swept, z/TPF) when `messages.swept` is 1 or its sequence number
+(`state.messages.seq_of`) is at most its queue's `sweep_mark`; a message moves to
+another queue by a DELETE and an INSERT with an id of that queue
+(`state.messages.next_id`); `message.inflate()` turns a stored row back into the
+original bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+from mqtool.clock import Clock
+from mqtool.engine.core.message import ANY as _ANY
+from mqtool.engine.core.message import Message, PutOptions, PutResult, Resolved, Selector, inflate
+from mqtool.engine.core.model import Ledger, StorageModel
+from mqtool.engine.core.reasons import (
+    MSG_TOO_BIG_FOR_Q,
+    MSG_TOO_BIG_FOR_Q_MGR,
+    OPTION_NOT_VALID_FOR_TYPE,
+    Q_FULL,
+    Q_MGR_NOT_AVAILABLE,
+    UNKNOWN_OBJECT_NAME,
+    MQError,
+)
+from mqtool.engine.core.resolve import resolve, why_not
+from mqtool.state import Store, Transaction
+from mqtool.state import messages as runs
+
+_INSERT = (
+    "INSERT INTO messages (id, system, queue, priority, msgid, correlid, persistent, put_time, expiry, "
+    "original_length, stored_length, codec, header, payload, swbs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+# The definitions' version and the local queue's live figures (and the ledger's).
+_SYNC = "SELECT c.version, f.depth, f.next_seq{} FROM engine_config c LEFT JOIN queue_figures f ON f.qkey = :qkey"
+_MAX_COUNT = 0xFFFFFFFF
+_MAX_SEQ, _SEQ_MASK, _PRIORITY_SHIFT = runs.MAX_SEQ, runs.SEQ_MASK, runs.PRIORITY_SHIFT
+_VERSION = "SELECT version FROM engine_config"
+_COLUMNS = (
+    "id, priority, msgid, correlid, persistent, put_time, expiry, original_length, stored_length, codec, swept, "
+    "header, payload, swbs"
+)
+_RESTORE = (
+    "INSERT INTO messages (id, system, queue, priority, msgid, correlid, persistent, put_time, expiry, "
+    "original_length, stored_length, codec, swept, header, payload, swbs) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def msgid_prefix(model: StorageModel, qmgr: str, handle: int) -> bytes:
+    """The first 20 bytes of the message ids a queue handle makes: the platform's 4-byte
+    mark (`TPF `, `CSQ `), the queue manager name (12 bytes) and the handle's number in
+    the store (4 bytes)."""
+    name = qmgr.encode("ascii", "replace")[:12].ljust(12, b" ")
+    return model.msgid_prefix + name + (handle & 0xFFFFFFFF).to_bytes(4, "big")
+
+
+class QueueHandle:
+    """An open queue (MQOPEN) of one system, for putting or getting."""
+
+    def __init__(self, store: Store, clock: Clock, system: str, queue: str, model: StorageModel) -> None:
+        self.store = store
+        self.clock = clock
+        self.system_name = system
+        self.queue_name = queue
+        self.model = model
+        self.resolved: Resolved | None = None
+        self._version = -1
+        self._tx: Transaction | None = None
+        self._depth = 0
+        self._next_seq = 1
+        self._prefix: bytes | None = None
+        self._count = _MAX_COUNT
+        # What the handle knows of the queue's figures holds while nothing else writes.
+        self._figures = False
+        self._changes = -1
+        self._data_version = -1
+        self._plain_select: dict[int, tuple[str, tuple[object, ...]]] = {}
+        # The handle's own cursor on the store's connection: re-executing one cursor costs
+        # less than a new cursor per statement, which counts on the one-message paths.
+        # Only statements that end (single rows, writes) run on it, so it never holds a
+        # read snapshot open between transactions.
+        self._cursor = store.conn.cursor()
+        self._get_sql: dict[tuple[bool, bool], str] = {}
+        self._sync_query: tuple[str, dict[str, Any]] = ("", {})
+        self.ledger: Ledger = model.ledger(self)
+
+    @property
+    def depth(self) -> int:
+        """The local queue's depth as this handle last saw it."""
+        return self._depth
+
+    @property
+    def cursor(self) -> sqlite3.Cursor:
+        """The handle's cursor, for its ledger's statements on the one-message paths."""
+        return self._cursor
+
+    # -- open / close -------------------------------------------------------------
+    def open(self, tx: Transaction, purpose: str = "put") -> Resolved:
+        """MQOPEN for `put` or `get` (browse too): resolves the name (MQError when it
+        cannot be). A remote queue cannot be opened to get from."""
+        resolved = self._resolve(tx)
+        if resolved.put_error == Q_MGR_NOT_AVAILABLE:
+            raise MQError(Q_MGR_NOT_AVAILABLE, f"queue manager {resolved.qmgr.name} is stopped")
+        if purpose != "put" and resolved.get_error == OPTION_NOT_VALID_FOR_TYPE:
+            raise MQError(OPTION_NOT_VALID_FOR_TYPE, why_not(self.model, resolved, self.queue_name, "get"))
+        self.ledger.opened(tx, resolved, purpose)
+        self._number(tx, resolved)
+        return resolved
+
+    def _number(self, tx: Transaction, resolved: Resolved) -> None:
+        """Gives the handle its number in the store (the middle of its message ids)."""
+        tx.conn.execute("UPDATE engine_config SET handles = handles + 1")
+        number = int(tx.conn.execute("SELECT handles FROM engine_config").fetchone()[0])
+        self._prefix = msgid_prefix(self.model, resolved.qmgr.name, number)
+        self._count = 0
+
+    def close(self, tx: Transaction) -> None:
+        """MQCLOSE (the ledger writes what it has not written yet)."""
+        self.ledger.closed(tx, self.resolved)
+
+    def _resolve(self, tx: Transaction) -> Resolved:
+        self._version = int(tx.conn.execute(_VERSION).fetchone()[0])
+        self.resolved = resolved = resolve(tx, self.system_name, self.queue_name, self.model)
+        columns, params = self.ledger.sync_columns(resolved)
+        self._sync_query = (_SYNC.format(columns), {"qkey": resolved.qkey, **params})
+        return resolved
+
+    def _sync(self, tx: Transaction) -> Resolved:
+        """Once per transaction (and after another handle wrote in it): the definitions
+        (if changed) and the queue's live figures. When nothing was written since this
+        handle's last statement, neither on its own connection (total_changes) nor by
+        another one (data_version), what it knows is still true and costs one PRAGMA to
+        confirm."""
+        cursor = self._cursor
+        resolved = self.resolved
+        if (
+            resolved is not None
+            and self._figures
+            and self._changes == tx.conn.total_changes
+            and cursor.execute("PRAGMA data_version").fetchone()[0] == self._data_version
+        ):
+            self._tx = tx
+            return resolved
+        for _ in range(2):
+            if resolved is None:
+                resolved = self._resolve(tx)
+            row = cursor.execute(*self._sync_query).fetchone()
+            if row[0] != self._version or row[1] is None:
+                resolved = self._resolve(tx)
+                continue
+            self._depth, self._next_seq = row[1], row[2]
+            if len(row) > 3:
+                self.ledger.synced(row[3:])
+            self._data_version = cursor.execute("PRAGMA data_version").fetchone()[0]
+            self._figures = True
+            self._tx = tx
+            return resolved
+        raise MQError(UNKNOWN_OBJECT_NAME, f"queue {self.queue_name} was deleted")
+
+    # -- put ----------------------------------------------------------------------
+    def put(self, tx: Transaction, payload: bytes, options: PutOptions) -> PutResult:
+        """MQPUT in the caller's transaction; MQError when the queue manager refuses."""
+        resolved = self.resolved
+        changes = tx.conn.total_changes
+        if tx is not self._tx or resolved is None or changes != self._changes:
+            resolved = self._sync(tx)
+        if resolved.put_error:
+            raise MQError(resolved.put_error, why_not(self.model, resolved, self.queue_name, "put"))
+        length = len(payload)
+        if length > resolved.maxmsgl:
+            raise MQError(MSG_TOO_BIG_FOR_Q, f"{length} bytes, MAXMSGL of {resolved.local_name} is {resolved.maxmsgl}")
+        if length > resolved.qmgr_maxmsgl:
+            raise MQError(MSG_TOO_BIG_FOR_Q_MGR, f"{length} bytes, queue manager MAXMSGL is {resolved.qmgr_maxmsgl}")
+        if resolved.maxdepth and self._depth >= resolved.maxdepth:
+            raise MQError(Q_FULL, f"{resolved.local_name} holds MAXDEPTH {resolved.maxdepth} messages")
+        seq = self._next_seq
+        if seq > _MAX_SEQ:
+            raise MQError(Q_FULL, f"{resolved.local_name} has used every message sequence number")
+        ledger = self.ledger
+        persistent = resolved.default_persistent if options.persistent is None else options.persistent
+        stored, codec = ledger.pack(resolved, payload)
+        stored_length = len(stored)
+        units = ledger.admit(tx, resolved, stored_length, persistent)
+        count = self._count + 1
+        if count > _MAX_COUNT or self._prefix is None:
+            self._number(tx, resolved)
+            count = 1
+        self._count = count
+        msgid = options.msgid
+        if msgid is None:
+            # The handle's prefix and the message's count within the handle (4 bytes):
+            # unique in the store, and the same on every run with a frozen clock.
+            msgid = self._prefix + count.to_bytes(4, "big")  # type: ignore[operator]
+        now = self.clock.timestamp()
+        expiry = options.expiry
+        cap = resolved.capexpry
+        if cap is not None and (expiry is None or expiry > cap):
+            expiry = cap
+        expires = None if expiry is None else now + expiry
+        row_id = resolved.low | (9 - options.priority) << _PRIORITY_SHIFT | seq  # runs.row_id, inlined
+        result = PutResult(row_id, msgid, length, stored_length, codec, persistent, units, expires)
+        ledger.before_insert(tx, resolved, result, options, payload)
+        self._cursor.execute(
+            _INSERT,
+            (row_id, self.system_name, resolved.local_name, options.priority, msgid, options.correlid,
+             1 if persistent else 0, now, expires, length, stored_length, codec, resolved.header, stored, units),
+        )  # fmt: skip
+        self._next_seq = seq + 1
+        self._depth += 1
+        ledger.put_done(tx, resolved, result, now)
+        self._changes = tx.conn.total_changes
+        return result
+
+    def put_committed(self, payload: bytes, options: PutOptions) -> PutResult:
+        """One put in a transaction of its own, committed (durable, with synchronous=FULL)
+        before it returns: the path of a persistent message, without the generality of
+        `store.transaction()`. MQError leaves nothing behind."""
+        cursor = self._cursor
+        cursor.execute("BEGIN IMMEDIATE")
+        tx = Transaction(self.store)
+        try:
+            result = self.put(tx, payload, options)
+        except BaseException:
+            cursor.execute("ROLLBACK")
+            self.rolled_back(tx)
+            raise
+        cursor.execute("COMMIT")
+        return result
+
+    def get_committed(self, selector: Selector | None = None) -> Message | None:
+        """One destructive get in a transaction of its own (BEGIN IMMEDIATE), committed
+        before it returns."""
+        cursor = self._cursor
+        cursor.execute("BEGIN IMMEDIATE")
+        tx = Transaction(self.store)
+        try:
+            message = self.get(tx, selector)
+        except BaseException:
+            cursor.execute("ROLLBACK")
+            self.rolled_back(tx)
+            raise
+        cursor.execute("COMMIT")
+        return message
+
+    # -- get / browse -------------------------------------------------------------
+    def get(
+        self,
+        tx: Transaction,
+        selector: Selector | None = None,
+        browse: bool = False,
+        after: int = 0,
+    ) -> Message | None:
+        """MQGET (or a browse of the next message after row id `after`); None when no
+        message matches (MQRC 2033). Expired messages passed over are removed. MQError
+        when the queue cannot be got from or a stored message cannot be inflated (it
+        stays)."""
+        resolved = self.resolved if self.resolved is not None else self._resolve(tx)
+        cursor = self._cursor
+        ledger = self.ledger
+        while True:
+            if resolved.get_error:
+                raise MQError(resolved.get_error, why_not(self.model, resolved, self.queue_name, "get"))
+            sql, params = self._select(resolved, selector, after)
+            row = cursor.execute(sql, params).fetchone()
+            version = row[0] if row is not None else cursor.execute(_VERSION).fetchone()[0]
+            if version != self._version:
+                resolved = self._resolve(tx)
+                continue
+            if row is None:
+                ledger.missed(tx, resolved, browse)
+                return None
+            (_, mark, row_id, priority, msgid, correlid, persistent, put_time, expiry, length, stored_length, codec,
+             swept, header, stored, units) = row  # fmt: skip
+            # On file: swept past the queue's sweep mark, or marked alone.
+            swept = bool(swept or (mark is not None and row_id & _SEQ_MASK <= mark))
+            if expiry is not None and expiry <= self.clock.timestamp():
+                cursor.execute("DELETE FROM messages WHERE id = ?", (row_id,))
+                self._depth -= 1
+                ledger.expired(tx, resolved, units, swept)
+                continue
+            payload = inflate(codec, stored, length, msgid) if codec else stored
+            if not browse:
+                cursor.execute("DELETE FROM messages WHERE id = ?", (row_id,))
+                self._depth -= 1
+            message = Message(
+                row_id, msgid, correlid, priority, bool(persistent), put_time, expiry, length, stored_length, codec,
+                swept, json.loads(header) if header != "{}" else {}, payload, "", resolved.local_name, stored, header,
+                units,
+            )  # fmt: skip
+            ledger.got(tx, resolved, message, browse)
+            self._changes = tx.conn.total_changes
+            return message
+
+    def rolled_back(self, tx: Transaction) -> None:
+        """Transaction `tx` rolled back: what the handle did in it did not happen."""
+        self._figures = False
+        self.ledger.rolled_back(tx)
+
+    def restore(self, tx: Transaction, messages: list[Message]) -> None:
+        """Puts got messages back where they were (same row, so the same place in the
+        queue) when they could not be handed on; their gets are not counted."""
+        self._figures = False
+        for message in messages:
+            tx.conn.execute(
+                _RESTORE,
+                (message.row_id, self.system_name, message.queue, message.priority, message.msgid,
+                 message.correlid, int(message.persistent), message.put_time, message.expiry, message.length,
+                 message.stored, message.codec, int(message.swept), message.header_text, message.stored_payload,
+                 message.swbs),
+            )  # fmt: skip
+        self.ledger.restored(tx, messages)
+
+    def _select(self, resolved: Resolved, selector: Selector | None, after: int) -> tuple[str, tuple[object, ...]]:
+        low = resolved.low
+        if (selector is None or selector == _ANY) and not after:
+            plain = self._plain_select.get(low)
+            if plain is None:
+                plain = self._plain_select[low] = (self._get_statement(False, False), (low, low, resolved.high))
+            return plain
+        if selector is None:
+            selector = _ANY
+        sql = self._get_statement(selector.msgid is not None, selector.correlid is not None)
+        params: list[object] = [low, max(low, after), resolved.high]
+        if selector.msgid is not None:
+            params.append(selector.msgid)
+        if selector.correlid is not None:
+            params.append(selector.correlid)
+        return sql, tuple(params)
+
+    def _get_statement(self, by_msgid: bool, by_correlid: bool) -> str:
+        key = (by_msgid, by_correlid)
+        sql = self._get_sql.get(key)
+        if sql is None:
+            # Row id order is get order (state/messages.py).
+            where = "id > ? AND id < ?"
+            if by_msgid:
+                where += " AND msgid = ?"
+            if by_correlid:
+                where += " AND correlid = ?"
+            sql = (
+                "SELECT (SELECT version FROM engine_config), (SELECT sweep_mark FROM messages WHERE id = ?), "
+                f"{_COLUMNS} FROM messages WHERE {where} ORDER BY id LIMIT 1"
+            )
+            self._get_sql[key] = sql
+        return sql

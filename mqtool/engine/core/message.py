@@ -1,0 +1,143 @@
+"""The values a put and a get exchange: message and correlation ids, the put options a
+putter chooses, the result of a put, a message got, the selector of a get, and what a
+handle knows of its resolved queue."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from mqtool.engine import codecs
+from mqtool.engine.core.reasons import UNEXPECTED_ERROR, MQError
+from mqtool.state import ObjectRecord, SystemRecord
+from mqtool.state import messages as runs
+
+ID_LENGTH = 24
+NO_ID = bytes(ID_LENGTH)  # MQMI_NONE / MQCI_NONE
+
+
+def parse_id(text: str) -> bytes:
+    """A message or correlation id as typed: 48 hex digits, or text of up to 24 bytes
+    padded with nulls (as MQ pads a short id). ValueError when it does not fit."""
+    value = text.strip()
+    if len(value) == 2 * ID_LENGTH:
+        try:
+            return bytes.fromhex(value)
+        except ValueError:
+            pass
+    raw = text.encode("utf-8")
+    if len(raw) > ID_LENGTH:
+        raise ValueError(f"{text!r} is longer than {ID_LENGTH} bytes (give 48 hex digits or up to 24 characters)")
+    return raw.ljust(ID_LENGTH, b"\0")
+
+
+def format_id(value: bytes) -> str:
+    return value.hex().upper()
+
+
+@dataclass
+class PutOptions:
+    """The message descriptor fields a putter chooses."""
+
+    persistent: bool | None = None  # None: the queue's DEFPSIST
+    priority: int = 0
+    msgid: bytes | None = None  # None: the queue manager makes one
+    correlid: bytes = NO_ID
+    expiry: float | None = None  # seconds from the put; None: unlimited
+
+
+@dataclass(slots=True)
+class PutResult:
+    row_id: int
+    msgid: bytes
+    length: int
+    stored: int
+    codec: str
+    persistent: bool
+    units: int  # what the message occupies in its platform's storage (SWBs, pages)
+    expiry: float | None = None  # the absolute expiry time stored (after any cap)
+
+    @property
+    def swbs(self) -> int:
+        """SWBs, on a z/TPF memory queue."""
+        return self.units
+
+
+@dataclass(slots=True)
+class Message:
+    """A message got or browsed, inflated to its original bytes."""
+
+    row_id: int
+    msgid: bytes
+    correlid: bytes
+    priority: int
+    persistent: bool
+    put_time: float
+    expiry: float | None
+    length: int
+    stored: int
+    codec: str
+    swept: bool
+    header: dict[str, str]
+    payload: bytes
+    inflated: str  # "", "hardware" or "software"
+    queue: str = ""  # the local queue it was on
+    stored_payload: bytes = b""  # as stored (compressed or not), to put it back
+    header_text: str = "{}"
+    swbs: int = 0  # the storage units it held (SWBs, pages)
+
+
+@dataclass(frozen=True)
+class Selector:
+    msgid: bytes | None = None
+    correlid: bytes | None = None
+
+
+ANY = Selector()
+
+
+def inflate(codec: str, stored: bytes, length: int, msgid: bytes) -> bytes:
+    """The original bytes of a stored message; MQError 2195 when they cannot be had."""
+    if not codec:
+        return stored
+    try:
+        data = codecs.decompress(codec, stored, max_length=length)
+    except codecs.CodecError as exc:
+        raise MQError(
+            UNEXPECTED_ERROR, f"stored compressed data of message {format_id(msgid)} does not inflate ({exc})"
+        ) from None
+    if len(data) != length:
+        raise MQError(
+            UNEXPECTED_ERROR,
+            f"message {format_id(msgid)} inflates to {len(data)} bytes, not its original {length}",
+        )
+    return data
+
+
+@dataclass
+class Resolved:
+    """What a handle knows about its queue between definition changes."""
+
+    system: SystemRecord
+    qmgr: ObjectRecord
+    opened: ObjectRecord
+    local: ObjectRecord
+    path: list[ObjectRecord]  # the opened queue, an alias's target, a transmission queue
+    header: str  # the transmission header of a remote put ("{}" otherwise)
+    put_error: int
+    get_error: int
+    default_persistent: bool
+    maxmsgl: int
+    qmgr_maxmsgl: int
+    maxdepth: int
+    capexpry: float | None  # seconds: the lowest CAPEXPRY along the path, None for none
+    qkey: int  # the local queue's number: its messages' row ids (state/messages.py)
+    space: Any = None  # the platform's settings of this resolution (StorageModel.space)
+    # Derived once per resolution, so a put does no arithmetic on the settings.
+    local_name: str = field(init=False)
+    low: int = field(init=False)  # its run of row ids: low (the head row) < message ids < high
+    high: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.local_name = self.local.name
+        self.low, self.high = runs.span(self.qkey)

@@ -1,0 +1,154 @@
+"""How a platform plugs into the message core: a `StorageModel` (one per platform:
+its object types, what a resolution needs to know, and a `Ledger` per open handle) and
+the registry the models enter themselves in.
+
+A `Ledger` is the platform's side of one open queue handle: it decides what a message
+costs to store (SWBs on a z/TPF memory queue, pages of a z/OS page set), whether it
+fits (2053 for an exhausted SWB pool, 2192 for a full page set), how the payload is
+stored (z/TPF queue compression), and which figures move when a message is put, got,
+browsed or expires (statistics, the log, warnings). The core calls it at fixed points
+of a put and a get, always inside the caller's transaction; the base class does
+nothing at each point, so a model overrides only what its platform does.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+
+from mqtool.engine.core.message import Message, PutOptions, PutResult, Resolved
+
+if TYPE_CHECKING:
+    from mqtool.clock import Clock
+    from mqtool.state import ObjectRecord, Store, SystemRecord, Transaction
+
+
+class Handle(Protocol):
+    """What a ledger may use of the open handle it keeps accounts for."""
+
+    store: Store
+    clock: Clock
+    system_name: str
+    queue_name: str
+
+    @property
+    def depth(self) -> int: ...
+
+    @property
+    def cursor(self) -> sqlite3.Cursor: ...
+
+
+class Ledger:
+    """The platform's accounting for one open handle (see the module docstring)."""
+
+    def __init__(self, handle: Handle) -> None:
+        self.handle = handle
+
+    # -- figures read once per transaction ------------------------------------------
+    def sync_columns(self, resolved: Resolved) -> tuple[str, dict[str, Any]]:
+        """The platform's live figures, read with the core's own at the start of each
+        transaction: SQL column expressions (each after a comma; `f` is the queue's row of
+        queue_figures, `:qkey` its number) and their named parameters."""
+        return "", {}
+
+    def synced(self, row: tuple[Any, ...]) -> None:
+        """The values of `sync_columns`, in order."""
+
+    # -- open and close -------------------------------------------------------------
+    def opened(self, tx: Transaction, resolved: Resolved, purpose: str) -> None:
+        """MQOPEN for `put` or `get`."""
+
+    def closed(self, tx: Transaction, resolved: Resolved | None) -> None:
+        """MQCLOSE."""
+
+    # -- put ----------------------------------------------------------------------------
+    def pack(self, resolved: Resolved, payload: bytes) -> tuple[bytes, str]:
+        """How the payload is stored: (stored bytes, codec; "" when as given)."""
+        return payload, ""
+
+    def admit(self, tx: Transaction, resolved: Resolved, stored_length: int, persistent: bool) -> int:
+        """The storage units the message occupies; MQError when it does not fit."""
+        return 0
+
+    def before_insert(
+        self, tx: Transaction, resolved: Resolved, result: PutResult, options: PutOptions, payload: bytes
+    ) -> None:
+        """The message passed every check and is about to be stored (a copy that must
+        succeed first, such as a MUSTDUP stream, goes here)."""
+
+    def put_done(self, tx: Transaction, resolved: Resolved, result: PutResult, now: float) -> None:
+        """The message is stored (in `tx`, not yet committed)."""
+
+    # -- get ----------------------------------------------------------------------------
+    def got(self, tx: Transaction, resolved: Resolved, message: Message, browse: bool) -> None:
+        """A message got (removed in `tx`) or browsed."""
+
+    def expired(self, tx: Transaction, resolved: Resolved, units: int, swept: bool) -> None:
+        """An expired message a get passed over was removed."""
+
+    def missed(self, tx: Transaction, resolved: Resolved, browse: bool) -> None:
+        """A get or browse found no message (MQRC 2033)."""
+
+    # -- transactions -------------------------------------------------------------------
+    def rolled_back(self, tx: Transaction) -> None:
+        """Transaction `tx` rolled back: what the handle did in it did not happen."""
+
+    def restored(self, tx: Transaction, messages: list[Message]) -> None:
+        """Got messages were put back in their places (their gets did not happen)."""
+
+    def committed_units(self) -> int:
+        """Messages of the current unit of work (for MAXUMSGS-like limits)."""
+        return 0
+
+
+class StorageModel:
+    """A platform's storage model. Subclasses name their object types and make ledgers."""
+
+    platform: ClassVar[str] = ""
+    local_type: ClassVar[str] = ""
+    alias_type: ClassVar[str] = ""
+    remote_type: ClassVar[str] = ""
+    alias_target: ClassVar[str] = ""  # the alias keyword naming its target queue
+    msgid_prefix: ClassVar[bytes] = b""  # first 4 bytes of the message ids it makes
+
+    @property
+    def queue_types(self) -> tuple[str, ...]:
+        """Object types a queue name may be (names are unique across them)."""
+        return (self.local_type, self.alias_type, self.remote_type)
+
+    def object_name(self, type_: str, name: str) -> str:
+        """An object as the platform's operators write it (`QA-X`, `QALIAS(X)`)."""
+        return f"{type_}({name})"
+
+    def keyword_value(self, keyword: str, value: str) -> str:
+        """A keyword and value as the platform's commands write them (`PUT(DISABLED)`)."""
+        return f"{keyword}({value})"
+
+    def queue_manager(self, tx: Transaction, system: SystemRecord) -> ObjectRecord | None:
+        found = tx.objects(system.name, "QMGR")
+        return found[0] if found else None
+
+    def space(self, tx: Transaction, system: SystemRecord, qmgr: ObjectRecord, local: ObjectRecord) -> Any:
+        """What the platform needs to know of a resolution's local queue (its settings),
+        read once per resolution and kept in `Resolved.space`."""
+        return None
+
+    def ledger(self, handle: Handle) -> Ledger:
+        return Ledger(handle)
+
+
+_MODELS: dict[str, StorageModel] = {}
+
+
+def register(model: StorageModel) -> StorageModel:
+    """Enters a platform's model (each platform package does so when imported)."""
+    _MODELS[model.platform] = model
+    return model
+
+
+def model_for(platform: str) -> StorageModel:
+    """The registered model of a platform; LookupError when none is."""
+    try:
+        return _MODELS[platform]
+    except KeyError:
+        raise LookupError(f"no storage model for platform {platform!r}") from None

@@ -1,0 +1,223 @@
+"""The commit policy of puts and gets from the CLI and the directives: a persistent
+message commits on its own, non-persistent ones in batches; acknowledgements and
+deliveries happen only after their commit (see put_stream and get_stream)."""
+
+from __future__ import annotations
+
+import queue as queue_module
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import cast
+
+from mqtool.engine.core.handle import QueueHandle
+from mqtool.engine.core.message import Message, PutOptions, PutResult, Selector
+from mqtool.engine.core.reasons import MQError
+from mqtool.state import Transaction
+
+BATCH_MESSAGES = 1000  # non-persistent messages per commit
+BATCH_BYTES = 8 * 1024 * 1024
+
+
+@dataclass
+class StreamResult:
+    count: int = 0
+    error: MQError | None = None
+
+
+class _Source:
+    """The items of a put stream. A source that may block (standard input) is read by a
+    thread, so the stream can take what is ready without waiting while it holds the
+    store's lock, and wait for more only between transactions."""
+
+    PENDING = object()
+
+    def __init__(self, items: Iterable[tuple[bytes, PutOptions]], blocking: bool) -> None:
+        self._items = iter(items)
+        self._ended = False
+        self._queue: queue_module.Queue[tuple[str, object]] | None = None
+        if blocking:
+            self._queue = queue_module.Queue(maxsize=256)
+            threading.Thread(target=self._fill, name="mqtool-put-source", daemon=True).start()
+
+    def _fill(self) -> None:
+        assert self._queue is not None
+        try:
+            for item in self._items:
+                self._queue.put(("item", item))
+            self._queue.put(("end", None))
+        except BaseException as exc:  # handed to the stream, which raises it
+            self._queue.put(("error", exc))
+
+    def next(self, wait: bool) -> object:
+        """The next item; None at the end; PENDING when not ready and `wait` is false."""
+        if self._ended:
+            return None
+        if self._queue is None:
+            item = next(self._items, None)
+            self._ended = item is None
+            return item
+        try:
+            kind, value = self._queue.get(block=wait)
+        except queue_module.Empty:
+            return self.PENDING
+        if kind == "error":
+            self._ended = True
+            raise value  # type: ignore[misc]
+        if kind == "end":
+            self._ended = True
+            return None
+        return value
+
+
+def put_stream(
+    handle: QueueHandle,
+    items: Iterable[tuple[bytes, PutOptions]],
+    on_commit: Callable[[list[PutResult]], None],
+    between: Callable[[], None] | None = None,
+    batch_messages: int = BATCH_MESSAGES,
+    pace: Callable[[Transaction], bool] | None = None,
+    blocking: bool = False,
+) -> StreamResult:
+    """Puts every item; a persistent message commits on its own, non-persistent ones in
+    batches. `on_commit` hears of each message only after its commit (so an
+    acknowledgement means it is stored); `between` runs between transactions (timers).
+    `pace(tx)` runs after each put (it may move the clock) and says whether the batch
+    must end there (a timer falls due). With `blocking` (items from standard input) the
+    stream never waits for input while it holds the store's lock. Stops at the first
+    refusal, which it returns; the messages before it stay put."""
+    store = handle.store
+    result = StreamResult()
+    source = _Source(items, blocking)
+    opened = False
+    done = False
+    while not done:
+        item = source.next(wait=True)  # waiting for input happens outside any transaction
+        committed: list[PutResult] = []
+        with store.transaction() as tx:
+            if not opened:
+                try:
+                    handle.open(tx)
+                except MQError as error:
+                    result.error = error
+                    return result
+                opened = True
+            try:
+                size = 0
+                while True:
+                    if item is None:
+                        done = True
+                        break
+                    if item is _Source.PENDING:
+                        break
+                    payload, options = cast("tuple[bytes, PutOptions]", item)
+                    try:
+                        put = handle.put(tx, payload, options)
+                    except MQError as error:
+                        result.error = error
+                        done = True
+                        break
+                    committed.append(put)
+                    size += put.length
+                    paced = pace(tx) if pace is not None else False
+                    if put.persistent or paced or len(committed) >= batch_messages or size >= BATCH_BYTES:
+                        break
+                    item = source.next(wait=False)
+            except BaseException:
+                handle.rolled_back(tx)  # the transaction rolls back: its puts did not happen
+                raise
+            if done:
+                handle.close(tx)
+        result.count += len(committed)
+        if committed:
+            on_commit(committed)
+        if between is not None and not done:
+            between()
+    return result
+
+
+def get_stream(
+    handle: QueueHandle,
+    deliver: Callable[[Message], None],
+    count: int | None = 1,
+    selector: Selector | None = None,
+    browse: bool = False,
+    wait: float = 0.0,
+    between: Callable[[], None] | None = None,
+    batch_messages: int = 64,
+    batch_bytes: int = 4 * 1024 * 1024,
+) -> StreamResult:
+    """Gets (or browses) up to `count` messages (None: all) and hands each to `deliver`.
+
+    A get is destructive when its transaction commits (a persistent one commits on its
+    own, non-persistent ones in small batches); `deliver` runs after that commit, so a
+    slow reader never holds the store's lock. When `deliver` fails (a closed pipe, a
+    full disk), the messages of the batch not yet handed on are put back in their
+    places. With `wait`, an empty queue is polled for up to that many seconds."""
+    store = handle.store
+    result = StreamResult()
+    opened = False
+    after = 0  # the row id of the last message browsed
+    deadline: float | None = None
+    pause = 0.01
+    while count is None or result.count < count:
+        batch: list[Message] = []
+        with store.transaction() as tx:
+            if not opened:
+                try:
+                    handle.open(tx, "get")
+                except MQError as error:
+                    result.error = error
+                    return result
+                opened = True
+            size = 0
+            try:
+                while count is None or result.count + len(batch) < count:
+                    try:
+                        message = handle.get(tx, selector, browse, after)
+                    except MQError as error:
+                        result.error = error
+                        break
+                    if message is None:
+                        break
+                    batch.append(message)
+                    size += message.length
+                    if browse:
+                        after = message.row_id
+                    if (message.persistent and not browse) or len(batch) >= batch_messages or size >= batch_bytes:
+                        break
+            except BaseException:
+                handle.rolled_back(tx)  # the transaction rolls back: its gets did not happen
+                raise
+        for index, message in enumerate(batch):
+            try:
+                deliver(message)
+            except BaseException:
+                if not browse:
+                    with store.transaction() as tx:
+                        handle.restore(tx, batch[index:])
+                raise
+            result.count += 1
+        if result.error is not None:
+            break
+        if batch:
+            deadline = None
+            pause = 0.01
+            if between is not None:
+                between()
+            continue
+        if wait <= 0:
+            break
+        if deadline is None:
+            deadline = time.monotonic() + wait
+        if time.monotonic() >= deadline:
+            break
+        time.sleep(min(pause, max(0.0, deadline - time.monotonic())))
+        pause = min(pause * 2, 0.2)
+        if between is not None:
+            between()
+    if opened:
+        with store.transaction() as tx:
+            handle.close(tx)
+    return result

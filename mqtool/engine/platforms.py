@@ -1,0 +1,55 @@
+"""The platforms the engine knows, each a package that registers its storage model with
+the message core and its timers with tick when imported, and `open_queue`, which opens
+a queue of any system with its platform's model. The edge (CLI, directives, channels)
+opens queues here; the core itself never imports a platform."""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+from mqtool.engine.core.handle import QueueHandle
+from mqtool.engine.core.model import StorageModel, model_for
+from mqtool.engine.core.reasons import Q_MGR_NOT_AVAILABLE, MQError
+
+if TYPE_CHECKING:
+    from mqtool.clock import Clock
+    from mqtool.state import Store
+
+# platform (as in SystemRecord.platform) -> the package that registers it
+PLATFORMS: dict[str, str] = {
+    "ztpf": "mqtool.engine.ztpf",
+}
+_LOADED: list[bool] = []
+
+
+def load() -> None:
+    """Imports every platform package once (their models and timers register)."""
+    if _LOADED:
+        return
+    for package in PLATFORMS.values():
+        importlib.import_module(package)
+    _LOADED.append(True)
+
+
+def model(platform: str) -> StorageModel:
+    """The storage model of a platform."""
+    load()
+    return model_for(platform)
+
+
+def open_queue(store: Store, clock: Clock, system: str, queue: str, platform: str | None = None) -> QueueHandle:
+    """A handle on `queue` of `system` (not yet opened: call `open(tx)`), with the model
+    of the system's platform (read from the store when not given). MQError 2059 when
+    the system has no platform the engine runs."""
+    if platform is None:
+        # A single read, valid inside the caller's transaction or outside any.
+        row = store.conn.execute("SELECT platform FROM systems WHERE name = ?", (system,)).fetchone()
+        if row is None:
+            raise MQError(Q_MGR_NOT_AVAILABLE, f"system {system} does not exist")
+        platform = str(row[0])
+    try:
+        chosen = model(platform)
+    except LookupError:
+        raise MQError(Q_MGR_NOT_AVAILABLE, f"system {system} ({platform}) has no message engine") from None
+    return QueueHandle(store, clock, system, queue, chosen)
