@@ -26,9 +26,7 @@ import time
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from types import ModuleType
-
 
 from zlib_ng import zlib_ng
 

@@ -42,7 +42,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-
 from mqtool.clock import Clock
 from mqtool.complex import ensure_complex
 from mqtool.engine import codecs

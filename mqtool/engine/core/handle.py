@@ -103,6 +103,10 @@ class QueueHandle:
         self._get_sql: dict[tuple[bool, bool], str] = {}
         self._sync_query: tuple[str, dict[str, Any]] = ("", {})
         self.ledger: Ledger = model.ledger(self)
+        # Hooks a ledger leaves as the base class's no-op are not called on the hot path.
+        self._before_insert = (
+            None if type(self.ledger).before_insert is Ledger.before_insert else self.ledger.before_insert
+        )
 
     @property
     def depth(self) -> int:
@@ -198,9 +202,8 @@ class QueueHandle:
             raise MQError(Q_FULL, f"{resolved.local_name} has used every message sequence number")
         ledger = self.ledger
         persistent = resolved.default_persistent if options.persistent is None else options.persistent
-        stored, codec = ledger.pack(resolved, payload)
+        stored, codec, units = ledger.pack(tx, resolved, payload, persistent)
         stored_length = len(stored)
-        units = ledger.admit(tx, resolved, stored_length, persistent)
         count = self._count + 1
         if count > _MAX_COUNT or self._prefix is None:
             self._number(tx, resolved)
@@ -219,7 +222,8 @@ class QueueHandle:
         expires = None if expiry is None else now + expiry
         row_id = resolved.low | (9 - options.priority) << _PRIORITY_SHIFT | seq  # runs.row_id, inlined
         result = PutResult(row_id, msgid, length, stored_length, codec, persistent, units, expires)
-        ledger.before_insert(tx, resolved, result, options, payload)
+        if self._before_insert is not None:
+            self._before_insert(tx, resolved, result, options, payload)
         self._cursor.execute(
             _INSERT,
             (row_id, self.system_name, resolved.local_name, options.priority, msgid, options.correlid,

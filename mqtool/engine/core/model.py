@@ -62,13 +62,10 @@ class Ledger:
         """MQCLOSE."""
 
     # -- put ----------------------------------------------------------------------------
-    def pack(self, resolved: Resolved, payload: bytes) -> tuple[bytes, str]:
-        """How the payload is stored: (stored bytes, codec; "" when as given)."""
-        return payload, ""
-
-    def admit(self, tx: Transaction, resolved: Resolved, stored_length: int, persistent: bool) -> int:
-        """The storage units the message occupies; MQError when it does not fit."""
-        return 0
+    def pack(self, tx: Transaction, resolved: Resolved, payload: bytes, persistent: bool) -> tuple[bytes, str, int]:
+        """How the message is stored and what it costs: (stored bytes, codec ("" when
+        stored as given), storage units it occupies); MQError when it does not fit."""
+        return payload, "", 0
 
     def before_insert(
         self, tx: Transaction, resolved: Resolved, result: PutResult, options: PutOptions, payload: bytes

@@ -164,34 +164,31 @@ class ZtpfLedger(Ledger):
             )
 
     # -- put ------------------------------------------------------------------------------
-    def pack(self, resolved: Resolved, payload: bytes) -> tuple[bytes, str]:
-        """Queue compression: messages of COMPSIZE bytes or more, with the accelerator;
-        kept only when smaller (otherwise the message counts as not compressed)."""
+    def pack(self, tx: Transaction, resolved: Resolved, payload: bytes, persistent: bool) -> tuple[bytes, str, int]:
+        """Queue compression: messages of COMPSIZE bytes or more, with the accelerator,
+        kept compressed only when smaller (otherwise they count as not compressed).
+        SWBs of a memory queue's message: ceil(stored / (SWBSIZE - 16)), at least 1;
+        2053 when the pool has not that many free."""
         space: ZtpfSpace = resolved.space
+        stored, codec = payload, ""
         length = len(payload)
+        self._micros = 0
         if space.compsize and length >= space.compsize and space.accelerator:
             clock = self.handle.clock
             started = clock.perf()
             packed = codecs.compress(QUEUE_CODEC, payload)
             if len(packed) < length:
                 self._micros = int((clock.perf() - started) * 1_000_000)
-                return packed, QUEUE_CODEC
-        self._micros = 0
-        return payload, ""
-
-    def admit(self, tx: Transaction, resolved: Resolved, stored_length: int, persistent: bool) -> int:
-        """SWBs of a memory queue's message: ceil(stored / (SWBSIZE - 16)), at least 1;
-        2053 when the pool has not that many free."""
-        space: ZtpfSpace = resolved.space
+                stored, codec = packed, QUEUE_CODEC
         if not space.memory:
-            return 0
-        swbs = -(-stored_length // space.swb_block) or 1  # figures.swbs_for, inlined
+            return stored, codec, 0
+        swbs = -(-len(stored) // space.swb_block) or 1  # figures.swbs_for, inlined
         if self._system_swbs + swbs > space.swb.pool:
             swb_shortage(
                 tx, resolved.system, resolved.local_name, self._system_swbs, space.swb, self.handle.clock.timestamp()
             )
             raise MQError(Q_FULL, f"SWB pool exhausted ({self._system_swbs} of {space.swb.pool} in use)")
-        return swbs
+        return stored, codec, swbs
 
     def put_done(self, tx: Transaction, resolved: Resolved, result: PutResult, now: float) -> None:
         local = resolved.local_name
