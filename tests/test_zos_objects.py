@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from mqtool.clock import Clock
-from mqtool.commands.zos import pagesets
 from mqtool.complex import ensure_complex
+from mqtool.engine.zos.pages import pages_for
 from mqtool.session import Session
 from mqtool.state import Store, SystemRecord
 from mqtool.state import messages as runs
@@ -171,7 +171,7 @@ def test_page_set_usage_counts_the_pages_of_messages(mq: Any) -> None:
     # ceil((length + 500) / 4096): 3596 bytes fill one page, 3597 need two
     put_rows(mq.state_dir, "SMALLQ", [3596, 3597, 40000])
     put_rows(mq.state_dir, "SMALLQ", [10000], persistent=False)
-    assert [pagesets.pages_for(n) for n in (0, 3596, 3597, 10000, 40000)] == [1, 1, 2, 3, 10]
+    assert [pages_for(n) for n in (0, 3596, 3597, 10000, 40000)] == [1, 1, 2, 3, 10]
     assert zos(mq, "DIS USAGE PSID(7) TYPE(PAGESET)").splitlines()[3] == (
         "    7      0       100        84         13          3 NONE       0"
     )

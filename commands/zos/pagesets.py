@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from mqtool.engine.zos.pages import MESSAGE_OVERHEAD, PAGE
 from mqtool.response import NO_CSECT, Response
 from mqtool.state import ObjectRecord, SystemRecord, Transaction
 
@@ -26,15 +27,8 @@ from . import (
 )
 from .builtin import table_defaults
 
-PAGE = 4096
-MESSAGE_OVERHEAD = 500  # bytes of page-set control information per message (spec)
 PSID_RANGE = range(0, 100)
 COLUMNS = "{:>5}{:>7}{:>10}{:>10}{:>11}{:>11} {:>12}"  # the page set report's columns
-
-
-def pages_for(length: int) -> int:
-    """Pages one message of `length` stored bytes occupies."""
-    return -(-(length + MESSAGE_OVERHEAD) // PAGE)
 
 
 def capacity(record: ObjectRecord) -> int:
