@@ -26,16 +26,16 @@ EXIT_OK = 0
 EXIT_REFUSED = 1  # the queue manager refused (a reason code), or fewer messages than asked
 
 
-def _ztpf_session(app: App) -> Any:
+def _engine_session(app: App) -> Any:
+    """The session, on a current system whose queue manager the engine runs."""
+    from mqtool.engine.platforms import PLATFORMS
+
     session = app.session()
     system = session.current_system()
     if system is None:
         fail("the complex has no system")
-    if system.platform != "ztpf":
-        fail(
-            f"the current system {system.name} is z/OS; mqtool put and get drive z/TPF queue managers "
-            "(use --system with a z/TPF system)"
-        )
+    if system.platform not in PLATFORMS:
+        fail(f"the current system {system.name} has no queue manager mqtool runs (use --system)")
     session.tick()
     return session
 
@@ -131,7 +131,7 @@ def put(
     expiry: str | None,
     quiet: bool,
 ) -> None:
-    """Put messages to a queue of the current z/TPF system: from --file, --data,
+    """Put messages to a queue of the current system (z/TPF or z/OS): from --file, --data,
     generated (--pattern/--size/--count/--seed), or standard input (one message per
     line, or --whole). Persistent messages are committed one by one, non-persistent ones
     in batches; the line `MQT0102I Message N put ...` is printed only once its message is
@@ -180,7 +180,7 @@ def put(
         correlid=_id_option("--correlid", correlid) or bytes(24),
         expiry=_expiry(expiry),
     )
-    session = _ztpf_session(app)
+    session = _engine_session(app)
     system = session.current_system()
     if stdin:
         source: Iterator[bytes] = iter([sys.stdin.buffer.read()]) if whole else _stdin_lines(sys.stdin.buffer)
@@ -291,7 +291,7 @@ def get(
     out_dir: Path | None,
     quiet: bool,
 ) -> None:
-    """Get messages from a queue of the current z/TPF system (destructively; --browse
+    """Get messages from a queue of the current system (z/TPF or z/OS) (destructively; --browse
     leaves them), in priority order and first in, first out within a priority. Payloads
     go to standard output, each followed by a newline, or to --out DIR as exact files.
     Compressed messages are inflated (hardware with the accelerator, software without).
@@ -324,7 +324,7 @@ def get(
             out_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             fail(f"cannot create {out_dir}: {exc.strerror or exc}")
-    session = _ztpf_session(app)
+    session = _engine_session(app)
     system = session.current_system()
     handle = open_queue(session.store, session.clock, system.name, queue, system.platform)
     try:

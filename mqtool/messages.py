@@ -427,6 +427,12 @@ CATALOGUE: dict[str, Entry] = {
         "An attribute breaks a rule between attributes or objects, such as the streaming queue restrictions; "
         "the reason says which (mqtool's choice of id).",
     ),
+    "CSQM587E": Entry(
+        "Unable to put to streaming queue {streamq} for queue {queue}, mqrc={mqrc} ({name})",
+        "A copy of a message put to a queue with STREAMQ could not be put to the streaming queue (console, "
+        "once per open handle unless the reason changes). With STRMQOS(BESTEF) the original put stands; with "
+        "MUSTDUP it fails with the same reason. Text as the MQ for z/OS 9.4 performance report shows it.",
+    ),
     "CSQM201I": Entry(
         "{verb} {objtype} DETAILS",
         "One object of a DISPLAY: one KEYWORD(value) line per attribute, then END ... DETAILS.",
@@ -437,6 +443,15 @@ CATALOGUE: dict[str, Entry] = {
         "QUEUE MANAGER STARTING, USING PARAMETER MODULE {zparm}", "START QMGR: the queue manager is starting."
     ),
     "CSQY002I": Entry("QUEUE MANAGER STOPPING", "STOP QMGR: the queue manager stops."),
+    "CSQP013I": Entry(
+        "NEW EXTENT CREATED FOR PAGE SET {psid}. NEW EXTENT WILL NOW BE FORMATTED",
+        "A put did not fit on a page set with EXPAND(USER) or EXPAND(SYSTEM): the page set grew by a secondary "
+        "extent (console).",
+    ),
+    "CSQP016E": Entry(
+        "PAGE SET {psid} HAS REACHED THE MAXIMUM NUMBER OF EXTENTS. IT CANNOT BE EXTENDED AGAIN",
+        "A page set that must grow already has 119 extents: the put fails with 2192 (console, once).",
+    ),
     "CSQY003I": Entry("QUEUE MANAGER IS ALREADY ACTIVE", "START QMGR while the queue manager runs."),
     "CSQY022I": Entry("QUEUE MANAGER INITIALIZATION COMPLETE", "START QMGR: the queue manager is ready."),
 }

@@ -15,7 +15,7 @@ from mqtool.engine.core.handle import QueueHandle
 from mqtool.engine.core.message import Message, PutOptions, PutResult, Selector, format_id, parse_id
 from mqtool.engine.core.reasons import NO_MSG_AVAILABLE, describe
 from mqtool.engine.core.streams import get_stream, put_stream
-from mqtool.engine.platforms import open_queue
+from mqtool.engine.platforms import PLATFORMS, open_queue
 from mqtool.messages import ECHO
 from mqtool.response import FAILED, SYNTAX, Response
 
@@ -96,14 +96,17 @@ def read_file(name: str) -> bytes:
 
 
 def route(handle: QueueHandle) -> str:
-    """How the opened name resolved, when it is not a local queue: ` (QR-X, XMITQ Y)`."""
+    """How the opened name resolved, when it is not a local queue:
+    ` (QR-X via transmission queue Y)`, ` (QALIAS(A) resolved to T)`."""
     resolved = handle.resolved
-    if resolved is None or resolved.opened.type == "QL":
+    model = handle.model
+    if resolved is None or resolved.opened.type == model.local_type:
         return ""
     target = resolved.local.name
-    if resolved.opened.type == "QR":
-        return f" (QR-{resolved.opened.name} via transmission queue {target})"
-    return f" (QA-{resolved.opened.name} resolved to {target})"
+    opened = model.object_name(resolved.opened.type, resolved.opened.name)
+    if resolved.opened.type == model.remote_type:
+        return f" ({opened} via transmission queue {target})"
+    return f" ({opened} resolved to {target})"
 
 
 def plural(count: int, word: str) -> str:
@@ -139,11 +142,11 @@ class PutTally:
 
 
 # -- directives --------------------------------------------------------------------
-def _ztpf(session: Session, directive: Directive, current: SystemRecord | None) -> SystemRecord | Response:
-    if current is None or current.platform != "ztpf":
+def _engine_system(session: Session, directive: Directive, current: SystemRecord | None) -> SystemRecord | Response:
+    """The current system, when it has a queue manager the engine runs (z/TPF or z/OS)."""
+    if current is None or current.platform not in PLATFORMS:
         response = Response(status=FAILED)
-        name = current.name if current else "(none)"
-        response.add("MQT0003E", name=directive.name, reason=f"needs a z/TPF system; the current system is {name}")
+        response.add("MQT0003E", name=directive.name, reason="needs a current system; .system NAME chooses one")
         return response
     return current
 
@@ -201,7 +204,7 @@ def parse_expiry(text: str) -> float:
 def do_put(session: Session, directive: Directive, current: SystemRecord | None) -> Response:
     """`.put QUEUE [count=N] [size=N] [pattern=P] [persistent=yes] [seed=N] [file=PATH]
     [data='text'] [priority=N] [msgid=ID] [correlid=ID] [expiry=DURATION] [every=DURATION]`"""
-    system = _ztpf(session, directive, current)
+    system = _engine_system(session, directive, current)
     if isinstance(system, Response):
         return system
     if len(directive.args) != 1:
@@ -321,7 +324,7 @@ def get_line(verb: str, queue: str, number: int, message: Message) -> dict[str, 
 
 def do_get(session: Session, directive: Directive, current: SystemRecord | None) -> Response:
     """`.get QUEUE [count=N|all] [browse=yes] [msgid=ID] [correlid=ID]`"""
-    system = _ztpf(session, directive, current)
+    system = _engine_system(session, directive, current)
     if isinstance(system, Response):
         return system
     if len(directive.args) != 1:

@@ -84,6 +84,18 @@ def oldest_put_time(conn: sqlite3.Connection, system: str, queue: str) -> float 
     return None if row[0] is None else float(row[0])
 
 
+def last_put_get(conn: sqlite3.Connection, system: str, queue: str) -> tuple[float | None, float | None]:
+    """When a local queue was last put to and got from (destructively), from its head
+    row; None for never."""
+    qkey = queue_key(conn, system, queue)
+    if qkey is None:
+        return None, None
+    row = conn.execute("SELECT last_put, last_get FROM messages WHERE id = ?", (head_id(qkey),)).fetchone()
+    if row is None:
+        return None, None
+    return (None if row[0] is None else float(row[0]), None if row[1] is None else float(row[1]))
+
+
 def next_id(conn: sqlite3.Connection, system: str, queue: str, priority: int) -> int:
     """The id the next message put on a local queue gets (for writers outside the engine,
     such as tests and future channel receivers, inside their write transaction)."""

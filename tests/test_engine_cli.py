@@ -101,10 +101,13 @@ def test_bad_options_are_one_line_tool_errors(mq: MQ, tmp_path: Path) -> None:
     assert mq("get", "Q1", "--all", "-q").stdout == ""
 
 
-def test_put_and_get_need_a_ztpf_system(mq: MQ) -> None:
+def test_put_and_get_drive_a_zos_queue_manager_too(mq: MQ) -> None:
     result = mq("--system", "CSQ1", "put", "Q1", "--data", "x")
-    assert result.exit_code == 2
-    assert "the current system CSQ1 is z/OS" in result.stderr
+    assert result.exit_code == 1
+    assert result.stderr == "MQT0120E Put to Q1 failed: MQRC 2085 (MQRC_UNKNOWN_OBJECT_NAME): no queue named Q1\n"
+    mq("cmd", "-CSQ1 DEFINE QLOCAL(Q1)")
+    assert mq("--system", "CSQ1", "put", "Q1", "--data", "x", "-q").exit_code == 0
+    assert mq("--system", "CSQ1", "get", "Q1").stdout == "x\n"
 
 
 def test_msgid_selection_and_browse(mq: MQ) -> None:

@@ -290,7 +290,7 @@ def test_display_dates_use_the_system_offset(mq: Any) -> None:
 
 
 def test_expryint_schedules_the_engine_expiry_scan(mq: Any) -> None:
-    from mqtool.commands.zos import EXPIRY_TIMER
+    from mqtool.engine.zos.expiry import EXPIRY_TIMER
 
     def timers() -> list[tuple[str, float]]:
         store = Store.open(mq.state_dir)

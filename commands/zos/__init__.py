@@ -38,9 +38,6 @@ RC_WRONG_TYPE = "00D44005"
 RC_NOT_EMPTY = "00D44006"
 
 Handler = Callable[[Any, Any], Response]
-# The engine's expiry scan: ALTER QMGR EXPRYINT(n) schedules it n seconds on, OFF drops
-# it; the engine registers the timer function under this name and returns the next due.
-EXPIRY_TIMER = "zos.expiry"
 
 
 # -- the table ------------------------------------------------------------------------
@@ -228,6 +225,7 @@ def active_only(handle: Handler) -> Handler:
 def schedule_expiry(tx: Transaction, system: SystemRecord, interval: Any, now: float) -> None:
     """Starts the expiry scan EXPRYINT seconds from now, or stops it (OFF)."""
     from mqtool.engine.timers import cancel, schedule
+    from mqtool.engine.zos.expiry import EXPIRY_TIMER
 
     cancel(tx, system.name, EXPIRY_TIMER)
     if str(interval) != "OFF":

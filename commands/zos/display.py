@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from mqtool.engine.zos.model import live_handles
 from mqtool.response import Response
 from mqtool.state import ObjectRecord
 from mqtool.state import messages as runs
@@ -121,26 +122,27 @@ def _computed(ctx: Any, obj: str, record: ObjectRecord) -> dict[str, Any]:
         values["TYPE"] = "QUEUE"
         values |= _queue_status(ctx, record)
     elif record.type == "QLOCAL":
-        values |= {"CURDEPTH": queue_depth(ctx.tx, system, record.name), "IPPROCS": 0, "OPPROCS": 0}
-        values |= _handles(record)
+        values |= {"CURDEPTH": queue_depth(ctx.tx, system, record.name)}
+        values |= _handles(ctx, record)
     return values
 
 
-def _handles(record: ObjectRecord) -> dict[str, Any]:
-    # Open handles are the engine's; it keeps their counts in the queue's status.
-    return {key: int(record.status.get(key.lower(), 0)) for key in ("IPPROCS", "OPPROCS")}
+def _handles(ctx: Any, record: ObjectRecord) -> dict[str, Any]:
+    """IPPROCS and OPPROCS: the handles open on the queue in live processes."""
+    inputs, outputs = live_handles(ctx.tx, ctx.system.name, record.name)
+    return {"IPPROCS": inputs, "OPPROCS": outputs}
 
 
 def _queue_status(ctx: Any, record: ObjectRecord) -> dict[str, Any]:
     system = ctx.system
     oldest = runs.oldest_put_time(ctx.tx.conn, system.name, record.name)
     depth = runs.depth(ctx.tx.conn, system.name, record.name)
-    values: dict[str, Any] = {"CURDEPTH": depth, "UNCOM": "NO", "MSGAGE": ""} | _handles(record)
+    values: dict[str, Any] = {"CURDEPTH": depth, "UNCOM": "NO", "MSGAGE": ""} | _handles(ctx, record)
     if oldest is not None:
         values["MSGAGE"] = max(0, int(ctx.now - oldest))
-    for kind in ("PUT", "GET"):
-        stamp = record.status.get(f"l{kind.lower()}")
-        day, time = date_time(system, float(stamp)) if stamp else ("", "")
+    last = runs.last_put_get(ctx.tx.conn, system.name, record.name)
+    for kind, stamp in zip(("PUT", "GET"), last, strict=True):
+        day, time = date_time(system, stamp) if stamp else ("", "")
         values[f"L{kind}DATE"], values[f"L{kind}TIME"] = day, time
     return values
 

@@ -1,16 +1,19 @@
-"""Page sets: DEFINE/ALTER/DELETE PSID, DISPLAY USAGE, and the page arithmetic the
-engine shares (a message takes ceil((length + 500) / 4096) pages of the page set its
-queue's storage class names).
+"""Page sets: DEFINE/ALTER/DELETE PSID and DISPLAY USAGE. The page arithmetic is the
+engine's (mqtool/engine/zos/pages.py: a message takes ceil((length + 500) / 4096)
+pages of the page set its queue's storage class names; page set 0 also holds the
+object definitions, one page each).
 
 A page set's size is its PAGES attribute; an expansion (EXPAND USER or SYSTEM, done by
-the engine) records the grown size in the status as `pages` and counts `expansions`.
+the engine when a put does not fit) records the grown size in the status as `pages`
+and counts `expansions`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from mqtool.engine.zos.pages import MESSAGE_OVERHEAD, PAGE
+from mqtool.engine.zos.model import pageset_pages, queue_psid
+from mqtool.engine.zos.pages import MESSAGE_OVERHEAD, OBJECT_PAGES, PAGE
 from mqtool.response import NO_CSECT, Response
 from mqtool.state import ObjectRecord, SystemRecord, Transaction
 
@@ -31,20 +34,9 @@ PSID_RANGE = range(0, 100)
 COLUMNS = "{:>5}{:>7}{:>10}{:>10}{:>11}{:>11} {:>12}"  # the page set report's columns
 
 
-def capacity(record: ObjectRecord) -> int:
-    """Total pages of a page set, after any expansion."""
-    return int(record.status.get("pages", record.attrs.get("PAGES", 0)))
-
-
-def queue_psid(tx: Transaction, system: SystemRecord, attrs: dict[str, Any]) -> int | None:
-    """The page set of a local queue (via its storage class); None when the class is gone."""
-    stgclass = tx.get_object(system.name, "STGCLASS", str(attrs.get("STGCLASS", "DEFAULT")))
-    return None if stgclass is None else int(stgclass.attrs.get("PSID", 0))
-
-
 def usage(tx: Transaction, system: SystemRecord) -> dict[int, dict[str, int]]:
     """Pages in use per page set: {psid: {"persistent": n, "nonpersistent": n}}."""
-    psids = {q.name: queue_psid(tx, system, q.attrs) for q in tx.objects(system.name, "QLOCAL")}
+    psids = {q.name: queue_psid(tx, system.name, q) for q in tx.objects(system.name, "QLOCAL")}
     out: dict[int, dict[str, int]] = {}
     rows = tx.conn.execute(
         "SELECT queue, persistent, sum((stored_length + ? + ? - 1) / ?) FROM messages "
@@ -57,6 +49,9 @@ def usage(tx: Transaction, system: SystemRecord) -> dict[int, dict[str, int]]:
             continue
         entry = out.setdefault(psid, {"persistent": 0, "nonpersistent": 0})
         entry["persistent" if persistent else "nonpersistent"] += int(pages)
+    # Page set 0 holds the object definitions: persistent pages too (engine/zos/pages.py).
+    objects = tx.conn.execute("SELECT count(*) FROM objects WHERE system = ?", (system.name,)).fetchone()[0]
+    out.setdefault(0, {"persistent": 0, "nonpersistent": 0})["persistent"] += OBJECT_PAGES * int(objects)
     return out
 
 
@@ -141,7 +136,7 @@ def display_usage(ctx: Any, req: Any) -> Response:
                 lines.append(f"{psid:>5}  Page set not defined")
                 continue
             pages = used.get(psid, {"persistent": 0, "nonpersistent": 0})
-            total = capacity(record)
+            total = pageset_pages(record)
             free = max(0, total - pages["persistent"] - pages["nonpersistent"])
             lines.append(
                 f"{psid:>5}{int(record.attrs.get('BUFFPOOL', 0)):>7}{total:>10}{free:>10}"

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 # platform (as in SystemRecord.platform) -> the package that registers it
 PLATFORMS: dict[str, str] = {
     "ztpf": "mqtool.engine.ztpf",
+    "zos": "mqtool.engine.zos",
 }
 _LOADED: list[bool] = []
 

@@ -89,6 +89,7 @@ class QueueHandle:
         self._depth = 0
         self._next_seq = 1
         self._prefix: bytes | None = None
+        self.number = 0  # the handle's number in the store (engine_config.handles), once opened
         self._count = _MAX_COUNT
         # What the handle knows of the queue's figures holds while nothing else writes.
         self._figures = False
@@ -103,10 +104,6 @@ class QueueHandle:
         self._get_sql: dict[tuple[bool, bool], str] = {}
         self._sync_query: tuple[str, dict[str, Any]] = ("", {})
         self.ledger: Ledger = model.ledger(self)
-        # Hooks a ledger leaves as the base class's no-op are not called on the hot path.
-        self._before_insert = (
-            None if type(self.ledger).before_insert is Ledger.before_insert else self.ledger.before_insert
-        )
 
     @property
     def depth(self) -> int:
@@ -127,14 +124,14 @@ class QueueHandle:
             raise MQError(Q_MGR_NOT_AVAILABLE, f"queue manager {resolved.qmgr.name} is stopped")
         if purpose != "put" and resolved.get_error == OPTION_NOT_VALID_FOR_TYPE:
             raise MQError(OPTION_NOT_VALID_FOR_TYPE, why_not(self.model, resolved, self.queue_name, "get"))
-        self.ledger.opened(tx, resolved, purpose)
         self._number(tx, resolved)
+        self.ledger.opened(tx, resolved, purpose)
         return resolved
 
     def _number(self, tx: Transaction, resolved: Resolved) -> None:
         """Gives the handle its number in the store (the middle of its message ids)."""
         tx.conn.execute("UPDATE engine_config SET handles = handles + 1")
-        number = int(tx.conn.execute("SELECT handles FROM engine_config").fetchone()[0])
+        self.number = number = int(tx.conn.execute("SELECT handles FROM engine_config").fetchone()[0])
         self._prefix = msgid_prefix(self.model, resolved.qmgr.name, number)
         self._count = 0
 
@@ -220,18 +217,27 @@ class QueueHandle:
         if cap is not None and (expiry is None or expiry > cap):
             expiry = cap
         expires = None if expiry is None else now + expiry
-        row_id = resolved.low | (9 - options.priority) << _PRIORITY_SHIFT | seq  # runs.row_id, inlined
-        result = PutResult(row_id, msgid, length, stored_length, codec, persistent, units, expires)
-        if self._before_insert is not None:
-            self._before_insert(tx, resolved, result, options, payload)
-        self._cursor.execute(
+        priority = resolved.default_priority if options.priority is None else options.priority
+        row_id = resolved.low | (9 - priority) << _PRIORITY_SHIFT | seq  # runs.row_id, inlined
+        correlid = options.correlid
+        result = PutResult(row_id, msgid, length, stored_length, codec, persistent, units, expires, priority, correlid)
+        cursor = self._cursor
+        cursor.execute(
             _INSERT,
-            (row_id, self.system_name, resolved.local_name, options.priority, msgid, options.correlid,
-             1 if persistent else 0, now, expires, length, stored_length, codec, resolved.header, stored, units),
+            (row_id, self.system_name, resolved.local_name, priority, msgid, correlid, 1 if persistent else 0, now,
+             expires, length, stored_length, codec, resolved.header, stored, units),
         )  # fmt: skip
         self._next_seq = seq + 1
         self._depth += 1
-        ledger.put_done(tx, resolved, result, now)
+        try:
+            ledger.put_done(tx, resolved, result, now)
+        except MQError:
+            # The platform refused after the message was stored (a copy that had to
+            # succeed did not): the message is taken back; the transaction goes on.
+            cursor.execute("DELETE FROM messages WHERE id = ?", (row_id,))
+            self._depth -= 1
+            self._figures = False
+            raise
         self._changes = tx.conn.total_changes
         return result
 

@@ -40,7 +40,7 @@ class PutOptions:
     """The message descriptor fields a putter chooses."""
 
     persistent: bool | None = None  # None: the queue's DEFPSIST
-    priority: int = 0
+    priority: int | None = 0  # None: the queue's DEFPRTY (0 where the platform has none)
     msgid: bytes | None = None  # None: the queue manager makes one
     correlid: bytes = NO_ID
     expiry: float | None = None  # seconds from the put; None: unlimited
@@ -56,6 +56,8 @@ class PutResult:
     persistent: bool
     units: int  # what the message occupies in its platform's storage (SWBs, pages)
     expiry: float | None = None  # the absolute expiry time stored (after any cap)
+    priority: int = 0
+    correlid: bytes = NO_ID
 
     @property
     def swbs(self) -> int:
@@ -127,6 +129,7 @@ class Resolved:
     put_error: int
     get_error: int
     default_persistent: bool
+    default_priority: int
     maxmsgl: int
     qmgr_maxmsgl: int
     maxdepth: int

@@ -16,7 +16,7 @@ from __future__ import annotations
 import sqlite3
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from mqtool.engine.core.message import Message, PutOptions, PutResult, Resolved
+from mqtool.engine.core.message import Message, PutResult, Resolved
 
 if TYPE_CHECKING:
     from mqtool.clock import Clock
@@ -30,6 +30,7 @@ class Handle(Protocol):
     clock: Clock
     system_name: str
     queue_name: str
+    number: int  # the handle's number in the store, once opened
 
     @property
     def depth(self) -> int: ...
@@ -67,14 +68,10 @@ class Ledger:
         stored as given), storage units it occupies); MQError when it does not fit."""
         return payload, "", 0
 
-    def before_insert(
-        self, tx: Transaction, resolved: Resolved, result: PutResult, options: PutOptions, payload: bytes
-    ) -> None:
-        """The message passed every check and is about to be stored (a copy that must
-        succeed first, such as a MUSTDUP stream, goes here)."""
-
     def put_done(self, tx: Transaction, resolved: Resolved, result: PutResult, now: float) -> None:
-        """The message is stored (in `tx`, not yet committed)."""
+        """The message is stored (in `tx`, not yet committed). An MQError raised here
+        refuses the put: the core takes the message back out (a copy that had to
+        succeed, such as a MUSTDUP stream, failed)."""
 
     # -- get ----------------------------------------------------------------------------
     def got(self, tx: Transaction, resolved: Resolved, message: Message, browse: bool) -> None:

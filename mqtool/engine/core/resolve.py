@@ -132,6 +132,7 @@ def resolve(tx: Transaction, system_name: str, queue: str, model: StorageModel) 
         put_error=put_error,
         get_error=get_error,
         default_persistent=opened.attrs.get("DEFPSIST", "NO") == "YES",
+        default_priority=int(opened.attrs.get("DEFPRTY", 0)),
         maxmsgl=int(attrs.get("MAXMSGL", qmgr_maxmsgl)),
         qmgr_maxmsgl=qmgr_maxmsgl,
         maxdepth=int(attrs.get("MAXDEPTH", 0)),

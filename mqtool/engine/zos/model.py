@@ -1,0 +1,326 @@
+"""The IBM MQ for z/OS storage model: every message holds pages of its queue's page set
+(STGCLASS to PSID; `pages.pages_for`), a put that does not fit expands the page set
+(EXPAND USER or SYSTEM, with a console message) or fails with 2192 MQRC_PAGESET_FULL
+(EXPAND NONE); streaming queues (STREAMQ, STRMQOS BESTEF or MUSTDUP) get a copy of every
+message put in the same unit of work; the queue's last put and get times and the
+handles open on it feed DISPLAY QSTATUS.
+
+Pages are exact across processes: the pages a queue holds are its head row's
+`held_swbs` (kept by triggers; a z/OS message stores its pages in `messages.swbs`), and
+a handle reads its page set's total once per transaction (and again after another
+handle wrote in it)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from mqtool.engine.console import console
+from mqtool.engine.core.handle import QueueHandle
+from mqtool.engine.core.message import Message, PutOptions, PutResult, Resolved
+from mqtool.engine.core.model import Handle, Ledger, StorageModel
+from mqtool.engine.core.reasons import NAMES, PAGESET_ERROR, PAGESET_FULL, MQError
+from mqtool.engine.zos.pages import OBJECT_PAGES, pages_for
+
+if TYPE_CHECKING:
+    from mqtool.state import ObjectRecord, SystemRecord, Transaction
+
+MAX_EXTENTS = 119  # extents a page set may have (IBM: "A page set can have 119 extents")
+EXPANSION_PERCENT = 10  # a secondary extent: 10% of the page set (IBM: EXPAND(SYSTEM))
+
+
+@dataclass
+class ZosSpace:
+    """The z/OS settings of a resolution: the page set and the streaming queue."""
+
+    psid: int | None  # None: the storage class or its page set is not defined
+    pageset_qkeys: tuple[int, ...]  # the local queues on the same page set
+    objects: bool  # page set 0: it holds the object definitions too
+    streamq: str
+    strmqos: str
+
+
+def queue_psid(tx: Transaction, system: str, local: ObjectRecord) -> int | None:
+    """The page set of a local queue (via its storage class); None when the class or
+    the page set is not defined."""
+    stgclass = tx.get_object(system, "STGCLASS", str(local.attrs.get("STGCLASS", "DEFAULT")))
+    if stgclass is None:
+        return None
+    psid = int(stgclass.attrs.get("PSID", 0))
+    return psid if tx.get_object(system, "PSID", str(psid)) is not None else None
+
+
+def pageset_pages(record: ObjectRecord) -> int:
+    """Total pages of a page set, after its expansions."""
+    return int(record.status.get("pages", record.attrs.get("PAGES", 0)))
+
+
+def pageset_used(tx: Transaction, system: str, psid: int) -> int:
+    """Pages in use on a page set now: its queues' messages, and on page set 0 the
+    object definitions."""
+    qkeys = _pageset_qkeys(tx, system, psid)
+    used = 0
+    if qkeys:
+        marks = ",".join(str(k) for k in qkeys)
+        used = int(
+            tx.conn.execute(f"SELECT coalesce(sum(swbs), 0) FROM queue_figures WHERE qkey IN ({marks})").fetchone()[0]
+        )
+    if psid == 0:
+        used += OBJECT_PAGES * int(
+            tx.conn.execute("SELECT count(*) FROM objects WHERE system = ?", (system,)).fetchone()[0]
+        )
+    return used
+
+
+def _pageset_qkeys(tx: Transaction, system: str, psid: int) -> tuple[int, ...]:
+    classes = {r.name for r in tx.objects(system, "STGCLASS") if int(r.attrs.get("PSID", 0)) == psid}
+    names = [q.name for q in tx.objects(system, "QLOCAL") if str(q.attrs.get("STGCLASS", "DEFAULT")) in classes]
+    if not names:
+        return ()
+    rows = tx.conn.execute(
+        f"SELECT qkey FROM queue_marks WHERE system = ? AND queue IN ({','.join('?' * len(names))})",
+        (system, *names),
+    )
+    return tuple(sorted(int(row[0]) for row in rows))
+
+
+def live_handles(tx: Transaction, system: str, queue: str) -> tuple[int, int]:
+    """(IPPROCS, OPPROCS): handles open for input and for output on a local queue, held
+    by processes that are alive."""
+    inputs = outputs = 0
+    for pid, is_input, is_output in tx.conn.execute(
+        "SELECT pid, input, output FROM open_handles WHERE system = ? AND queue = ?", (system, queue)
+    ):
+        if _alive(int(pid)):
+            inputs += int(is_input)
+            outputs += int(is_output)
+    return inputs, outputs
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class ZosModel(StorageModel):
+    platform = "zos"
+    local_type = "QLOCAL"
+    alias_type = "QALIAS"
+    remote_type = "QREMOTE"
+    alias_target = "TARGET"
+    msgid_prefix = b"CSQ "
+
+    def queue_manager(self, tx: Transaction, system: SystemRecord) -> ObjectRecord | None:
+        return tx.get_object(system.name, "QMGR", system.name)
+
+    def space(self, tx: Transaction, system: SystemRecord, qmgr: ObjectRecord, local: ObjectRecord) -> ZosSpace:
+        psid = queue_psid(tx, system.name, local)
+        return ZosSpace(
+            psid=psid,
+            pageset_qkeys=_pageset_qkeys(tx, system.name, psid) if psid is not None else (),
+            objects=psid == 0,
+            streamq=str(local.attrs.get("STREAMQ", "") or ""),
+            strmqos=str(local.attrs.get("STRMQOS", "BESTEF")),
+        )
+
+    def ledger(self, handle: Handle) -> ZosLedger:
+        return ZosLedger(handle)
+
+
+class ZosLedger(Ledger):
+    """Page-set pages, streaming copies and queue status of one open z/OS queue."""
+
+    def __init__(self, handle: Handle) -> None:
+        super().__init__(handle)
+        self.system_name = handle.system_name
+        self.internal = False  # a queue manager's own handle (a streaming copy's): not counted
+        self.number = 0  # the handle's row in open_handles
+        self._pages_used = 0
+        self._capacity = -1  # the page set's pages as last read (-1: read at the next put)
+        self._payload = b""
+        self._stream: QueueHandle | None = None
+        self._stream_opened = False
+        self._stream_warned = 0  # the reason CSQM587E was last given for (once per handle)
+
+    # -- figures --------------------------------------------------------------------
+    def sync_columns(self, resolved: Resolved) -> tuple[str, dict[str, Any]]:
+        space: ZosSpace = resolved.space
+        self._capacity = -1
+        marks = ",".join(str(k) for k in space.pageset_qkeys) or "NULL"
+        used = f"(SELECT coalesce(sum(swbs), 0) FROM queue_figures WHERE qkey IN ({marks}))"
+        if space.objects:
+            used += f" + {OBJECT_PAGES} * (SELECT count(*) FROM objects WHERE system = :system)"
+        return f", {used}", {"system": self.system_name}
+
+    def synced(self, row: tuple[Any, ...]) -> None:
+        self._pages_used = int(row[0])
+        self._capacity = -1
+
+    # -- open / close -------------------------------------------------------------------
+    def opened(self, tx: Transaction, resolved: Resolved, purpose: str) -> None:
+        if self.internal:
+            return
+        conn = tx.conn
+        # Handles left by processes that died with them open are no longer counted.
+        stale = [
+            (self.system_name, int(handle))
+            for handle, pid in conn.execute(
+                "SELECT handle, pid FROM open_handles WHERE system = ? AND queue = ?",
+                (self.system_name, resolved.local_name),
+            )
+            if not _alive(int(pid))
+        ]
+        if stale:
+            conn.executemany("DELETE FROM open_handles WHERE system = ? AND handle = ?", stale)
+        self.number = self.handle.number
+        conn.execute(
+            "INSERT OR REPLACE INTO open_handles (system, queue, handle, pid, input, output, opened) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (self.system_name, resolved.local_name, self.number, os.getpid(), int(purpose == "get"),
+             int(purpose == "put"), self.handle.clock.timestamp()),
+        )  # fmt: skip
+
+    def closed(self, tx: Transaction, resolved: Resolved | None) -> None:
+        if self._stream is not None and self._stream_opened:
+            self._stream.close(tx)
+            self._stream_opened = False
+        if not self.internal and self.number:
+            tx.conn.execute("DELETE FROM open_handles WHERE system = ? AND handle = ?", (self.system_name, self.number))
+            self.number = 0
+
+    # -- put ------------------------------------------------------------------------------
+    def pack(self, tx: Transaction, resolved: Resolved, payload: bytes, persistent: bool) -> tuple[bytes, str, int]:
+        """The message's pages of its page set; expands the page set or refuses with
+        2192 when they do not fit, 2193 when the queue has no page set."""
+        space: ZosSpace = resolved.space
+        if space.psid is None:
+            raise MQError(
+                PAGESET_ERROR,
+                f"storage class {resolved.local.attrs.get('STGCLASS', 'DEFAULT')} of {resolved.local_name} "
+                "names no defined page set",
+            )
+        pages = pages_for(len(payload))
+        if self._capacity < 0:
+            record = tx.get_object(self.system_name, "PSID", str(space.psid))
+            self._capacity = pageset_pages(record) if record is not None else 0
+        if self._pages_used + pages > self._capacity:
+            self._make_room(tx, resolved, space.psid, pages)
+        self._payload = payload
+        return payload, "", pages
+
+    def _make_room(self, tx: Transaction, resolved: Resolved, psid: int, pages: int) -> None:
+        """The put does not fit by what this handle knows: look again, then expand the
+        page set as its EXPAND says, or refuse with 2192."""
+        record = tx.get_object(self.system_name, "PSID", str(psid))
+        if record is None:
+            raise MQError(PAGESET_ERROR, f"page set {psid:02d} is not defined")
+        self._pages_used = used = pageset_used(tx, self.system_name, psid)
+        self._capacity = total = pageset_pages(record)
+        if used + pages <= total:
+            return
+        expand = str(record.attrs.get("EXPAND", "USER"))
+        expansions = int(record.status.get("expansions", 0))
+        full = f"page set {psid:02d} of {self.system_name} is full ({used} of {total} pages used, {pages} needed)"
+        if expand == "NONE":
+            raise MQError(PAGESET_FULL, full + ", EXPAND(NONE)")
+        now = self.handle.clock.timestamp()
+        system = resolved.system
+        if expansions + 1 >= MAX_EXTENTS:
+            if not record.status.get("extents_reached"):
+                record.status["extents_reached"] = True
+                tx.put_status(record)
+                console(tx, system, now, "CSQP016E", csect="CSQPEXT1", psid=f"{psid:02d}")
+            raise MQError(PAGESET_FULL, full + f", {MAX_EXTENTS} extents reached")
+        # USER: the secondary extent of the allocation (PAGES / 10 here); SYSTEM: 10% of
+        # the page set's current size. At least what the put needs.
+        base = int(record.attrs.get("PAGES", total)) if expand == "USER" else total
+        step = max(-(-base * EXPANSION_PERCENT // 100), used + pages - total)
+        record.status["pages"] = total + step
+        record.status["expansions"] = expansions + 1
+        tx.put_status(record)
+        self._capacity = total + step
+        console(tx, system, now, "CSQP013I", csect="CSQPEXT1", psid=f"{psid:02d}")
+
+    def put_done(self, tx: Transaction, resolved: Resolved, result: PutResult, now: float) -> None:
+        space: ZosSpace = resolved.space
+        if space.streamq and not self.internal:
+            self._stream_copy(tx, resolved, result)
+        self._pages_used += result.units
+        self.handle.cursor.execute("UPDATE messages SET last_put = ? WHERE id = ?", (now, resolved.low))
+
+    def _stream_copy(self, tx: Transaction, resolved: Resolved, result: PutResult) -> None:
+        """Puts the copy of a message to the streaming queue, in the same unit of work:
+        same payload, MsgId, CorrelId, priority and persistence; the expiry only the
+        streaming queue's CAPEXPRY (spec zos-mq.md section 4). BESTEF: a failed copy is
+        reported on the console (once per handle unless the reason changes) and the put
+        stands; MUSTDUP: the put fails with the copy's reason."""
+        space: ZosSpace = resolved.space
+        handle = self._stream
+        if handle is None or handle.queue_name != space.streamq:
+            handle = QueueHandle(self.handle.store, self.handle.clock, self.system_name, space.streamq, ZOS)
+            ledger = handle.ledger
+            assert isinstance(ledger, ZosLedger)
+            ledger.internal = True
+            self._stream, self._stream_opened = handle, False
+        options = PutOptions(
+            persistent=result.persistent,
+            priority=result.priority,
+            msgid=result.msgid,
+            correlid=result.correlid,
+            expiry=None,
+        )
+        try:
+            if not self._stream_opened:
+                handle.open(tx)
+                self._stream_opened = True
+            copy = handle.put(tx, self._payload, options)
+        except MQError as error:
+            if self._stream_warned != error.reason:
+                self._stream_warned = error.reason
+                console(
+                    tx,
+                    resolved.system,
+                    self.handle.clock.timestamp(),
+                    "CSQM587E",
+                    csect="CSQMPUT",
+                    streamq=space.streamq,
+                    queue=resolved.local_name,
+                    mqrc=error.reason,
+                    name=NAMES.get(error.reason, "MQRC_UNKNOWN"),
+                )
+            if space.strmqos == "MUSTDUP":
+                raise MQError(
+                    error.reason, f"MUSTDUP copy to streaming queue {space.streamq} failed: {error.detail}"
+                ) from None
+            return
+        copied = handle.resolved
+        if copied is not None and copied.space.psid == space.psid:
+            self._pages_used += copy.units  # the copy's pages are on this page set too
+
+    # -- get ------------------------------------------------------------------------------
+    def got(self, tx: Transaction, resolved: Resolved, message: Message, browse: bool) -> None:
+        if not browse:
+            self._pages_used -= message.swbs
+            self.handle.cursor.execute(
+                "UPDATE messages SET last_get = ? WHERE id = ?", (self.handle.clock.timestamp(), resolved.low)
+            )
+
+    def expired(self, tx: Transaction, resolved: Resolved, units: int, swept: bool) -> None:
+        self._pages_used -= units
+
+    def rolled_back(self, tx: Transaction) -> None:
+        self._capacity = -1
+        if self._stream is not None:
+            self._stream.rolled_back(tx)
+            self._stream_opened = False
+
+
+ZOS = ZosModel()
