@@ -112,6 +112,9 @@ def _id_option(name: str, text: str | None) -> bytes | None:
 @click.option("--msgid", metavar="ID", help="Message id: 48 hex digits or up to 24 characters.")
 @click.option("--correlid", metavar="ID", help="Correlation id: 48 hex digits or up to 24 characters.")
 @click.option("--expiry", metavar="TIME", help="Expiry: tenths of a second (as MQ), or a duration such as 30s.")
+@click.option(
+    "--syncpoint", is_flag=True, help="All messages in one unit of work: committed together, or none (MAXUMSGS)."
+)
 @click.option("-q", "--quiet", is_flag=True, help="Only the summary line, no line per message.")
 @click.pass_obj
 def put(
@@ -129,6 +132,7 @@ def put(
     msgid: str | None,
     correlid: str | None,
     expiry: str | None,
+    syncpoint: bool,
     quiet: bool,
 ) -> None:
     """Put messages to a queue of the current system (z/TPF or z/OS): from --file, --data,
@@ -159,6 +163,8 @@ def put(
         fail("--whole applies to standard input only")
     if stdin and count is not None:
         fail("--count needs --pattern/--size, --file or --data")
+    if stdin and syncpoint:
+        fail("--syncpoint needs --pattern/--size, --file or --data (a unit of work never waits for standard input)")
     spec = PayloadSpec(
         files=tuple(f for f in files if f != "-"), data=data, pattern=pattern, size=size, count=count, seed=seed
     )
@@ -223,7 +229,7 @@ def put(
 
     try:
         items = ((payload, options) for payload in source)
-        result = put_stream(handle, items, acknowledge, _ticker(session), blocking=stdin)
+        result = put_stream(handle, items, acknowledge, _ticker(session), blocking=stdin, unit_of_work=syncpoint)
     except WorkloadError as exc:
         fail(str(exc))
     finally:
@@ -232,7 +238,8 @@ def put(
     if tally.count or result.error is None:
         click.echo(_line("MQT0101I", **tally.fields(queue, route(handle))))
     if result.error is not None:
-        click.echo(_line("MQT0120E", action="Put to", queue=queue, reason=str(result.error)), err=True)
+        backed = " (unit of work backed out)" if syncpoint else ""
+        click.echo(_line("MQT0120E", action="Put to", queue=queue, reason=f"{result.error}{backed}"), err=True)
         sys.exit(EXIT_REFUSED)
 
 

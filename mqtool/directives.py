@@ -39,7 +39,7 @@ DIRECTIVES: dict[str, DirectiveSpec] = {
     "put": DirectiveSpec(
         "mqtool.workload:do_put",
         ".put QUEUE [count=N] [size=N] [pattern=xml] [persistent=yes] [seed=N] [file=PATH] [data='text']",
-        "put messages (also priority=N msgid= correlid= expiry=30s every=10ms); prints a summary",
+        "put messages (also priority=N msgid= correlid= expiry=30s every=10ms syncpoint=yes); prints a summary",
         (
             "count",
             "size",
@@ -53,6 +53,7 @@ DIRECTIVES: dict[str, DirectiveSpec] = {
             "correlid",
             "expiry",
             "every",
+            "syncpoint",
         ),
     ),
     "get": DirectiveSpec(

@@ -203,7 +203,8 @@ def parse_expiry(text: str) -> float:
 
 def do_put(session: Session, directive: Directive, current: SystemRecord | None) -> Response:
     """`.put QUEUE [count=N] [size=N] [pattern=P] [persistent=yes] [seed=N] [file=PATH]
-    [data='text'] [priority=N] [msgid=ID] [correlid=ID] [expiry=DURATION] [every=DURATION]`"""
+    [data='text'] [priority=N] [msgid=ID] [correlid=ID] [expiry=DURATION] [every=DURATION]
+    [syncpoint=yes]`; with syncpoint=yes every message is put in one unit of work."""
     system = _engine_system(session, directive, current)
     if isinstance(system, Response):
         return system
@@ -261,14 +262,16 @@ def do_put(session: Session, directive: Directive, current: SystemRecord | None)
             session.tick()
 
     items = ((data, options) for data in spec.payloads())
-    result = put_stream(handle, items, tally.add, between=between, pace=pace)
+    syncpoint = bool(_yes_no(directive, "syncpoint"))
+    result = put_stream(handle, items, tally.add, between=between, pace=pace, unit_of_work=syncpoint)
     response = Response(status=FAILED if result.error else "ok")
     if tally.count or result.error is None:
         response.add("MQT0101I", **tally.fields(queue, route(handle)))
     if every > 0 and tally.count:
         _sweep_summary(session, system.name, start, clock.timestamp(), tally.count, response)
     if result.error is not None:
-        response.add("MQT0120E", action="Put to", queue=queue, reason=str(result.error))
+        backed = " (unit of work backed out)" if syncpoint else ""
+        response.add("MQT0120E", action="Put to", queue=queue, reason=f"{result.error}{backed}")
     return response
 
 

@@ -90,6 +90,7 @@ class QueueHandle:
         self._next_seq = 1
         self._prefix: bytes | None = None
         self.number = 0  # the handle's number in the store (engine_config.handles), once opened
+        self.syncpoint = False  # puts and gets are in a unit of work (its limits apply)
         self._count = _MAX_COUNT
         # What the handle knows of the queue's figures holds while nothing else writes.
         self._figures = False

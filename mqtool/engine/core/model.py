@@ -31,6 +31,7 @@ class Handle(Protocol):
     system_name: str
     queue_name: str
     number: int  # the handle's number in the store, once opened
+    syncpoint: bool  # its puts and gets are in a unit of work spanning the transaction
 
     @property
     def depth(self) -> int: ...

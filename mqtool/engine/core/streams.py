@@ -79,6 +79,7 @@ def put_stream(
     batch_messages: int = BATCH_MESSAGES,
     pace: Callable[[Transaction], bool] | None = None,
     blocking: bool = False,
+    unit_of_work: bool = False,
 ) -> StreamResult:
     """Puts every item; a persistent message commits on its own, non-persistent ones in
     batches. `on_commit` hears of each message only after its commit (so an
@@ -86,10 +87,15 @@ def put_stream(
     `pace(tx)` runs after each put (it may move the clock) and says whether the batch
     must end there (a timer falls due). With `blocking` (items from standard input) the
     stream never waits for input while it holds the store's lock. Stops at the first
-    refusal, which it returns; the messages before it stay put."""
+    refusal, which it returns; the messages before it stay put. With `unit_of_work` (a
+    put under syncpoint) every message is put in one transaction, committed at the end;
+    a refusal backs the whole unit out (nothing stays put), and the queue manager's
+    limit on messages per unit of work applies (z/OS MAXUMSGS, 2024)."""
     store = handle.store
     result = StreamResult()
     source = _Source(items, blocking)
+    handle.syncpoint = unit_of_work
+    backed_out = False
     opened = False
     done = False
     while not done:
@@ -117,17 +123,27 @@ def put_stream(
                     except MQError as error:
                         result.error = error
                         done = True
+                        if unit_of_work:
+                            tx.fail()  # backed out: none of the unit's puts stand
+                            handle.rolled_back(tx)
+                            committed, backed_out = [], True
                         break
                     committed.append(put)
                     size += put.length
                     paced = pace(tx) if pace is not None else False
+                    if unit_of_work:
+                        item = source.next(wait=True)
+                        continue
                     if put.persistent or paced or len(committed) >= batch_messages or size >= BATCH_BYTES:
                         break
                     item = source.next(wait=False)
             except BaseException:
                 handle.rolled_back(tx)  # the transaction rolls back: its puts did not happen
                 raise
-            if done:
+            if done and not backed_out:
+                handle.close(tx)
+        if backed_out:
+            with store.transaction() as tx:
                 handle.close(tx)
         result.count += len(committed)
         if committed:

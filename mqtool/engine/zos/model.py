@@ -20,7 +20,7 @@ from mqtool.engine.console import console
 from mqtool.engine.core.handle import QueueHandle
 from mqtool.engine.core.message import Message, PutOptions, PutResult, Resolved
 from mqtool.engine.core.model import Handle, Ledger, StorageModel
-from mqtool.engine.core.reasons import NAMES, PAGESET_ERROR, PAGESET_FULL, MQError
+from mqtool.engine.core.reasons import NAMES, PAGESET_ERROR, PAGESET_FULL, SYNCPOINT_LIMIT_REACHED, MQError
 from mqtool.engine.zos.pages import OBJECT_PAGES, pages_for
 
 if TYPE_CHECKING:
@@ -39,6 +39,7 @@ class ZosSpace:
     objects: bool  # page set 0: it holds the object definitions too
     streamq: str
     strmqos: str
+    maxumsgs: int  # messages one unit of work may put or get (the queue manager's MAXUMSGS)
 
 
 def queue_psid(tx: Transaction, system: str, local: ObjectRecord) -> int | None:
@@ -129,6 +130,7 @@ class ZosModel(StorageModel):
             objects=psid == 0,
             streamq=str(local.attrs.get("STREAMQ", "") or ""),
             strmqos=str(local.attrs.get("STRMQOS", "BESTEF")),
+            maxumsgs=int(qmgr.attrs.get("MAXUMSGS", 10000)),
         )
 
     def ledger(self, handle: Handle) -> ZosLedger:
@@ -149,6 +151,8 @@ class ZosLedger(Ledger):
         self._stream: QueueHandle | None = None
         self._stream_opened = False
         self._stream_warned = 0  # the reason CSQM587E was last given for (once per handle)
+        self._uow_tx: Transaction | None = None  # the unit of work counted in ...
+        self._uow = 0  # ... and its messages so far
 
     # -- figures --------------------------------------------------------------------
     def sync_columns(self, resolved: Resolved) -> tuple[str, dict[str, Any]]:
@@ -207,6 +211,8 @@ class ZosLedger(Ledger):
                 f"storage class {resolved.local.attrs.get('STGCLASS', 'DEFAULT')} of {resolved.local_name} "
                 "names no defined page set",
             )
+        if self.handle.syncpoint and not self.internal:
+            self._count_in_unit(tx, space)
         pages = pages_for(len(payload))
         if self._capacity < 0:
             record = tx.get_object(self.system_name, "PSID", str(space.psid))
@@ -215,6 +221,18 @@ class ZosLedger(Ledger):
             self._make_room(tx, resolved, space.psid, pages)
         self._payload = payload
         return payload, "", pages
+
+    def _count_in_unit(self, tx: Transaction, space: ZosSpace) -> None:
+        """One more message in the unit of work: 2024 past MAXUMSGS (streamed copies
+        do not count, IBM says)."""
+        if tx is not self._uow_tx:
+            self._uow_tx, self._uow = tx, 0
+        self._uow += 1
+        if self._uow > space.maxumsgs:
+            raise MQError(
+                SYNCPOINT_LIMIT_REACHED,
+                f"a unit of work may put or get {space.maxumsgs} messages (MAXUMSGS of {self.system_name})",
+            )
 
     def _make_room(self, tx: Transaction, resolved: Resolved, psid: int, pages: int) -> None:
         """The put does not fit by what this handle knows: look again, then expand the
