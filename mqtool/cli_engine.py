@@ -108,7 +108,7 @@ def _id_option(name: str, text: str | None) -> bytes | None:
 @click.option("--count", type=click.IntRange(0), help="Generated messages, or copies of each file/data [1].")
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Seed of generated payloads.")
 @click.option("--persistent/--non-persistent", default=None, help="Persistence [the queue's DEFPSIST].")
-@click.option("--priority", type=click.IntRange(0, 9), default=0, show_default=True)
+@click.option("--priority", type=click.IntRange(0, 9), help="Priority 0-9 [the queue's DEFPRTY, 0 on z/TPF].")
 @click.option("--msgid", metavar="ID", help="Message id: 48 hex digits or up to 24 characters.")
 @click.option("--correlid", metavar="ID", help="Correlation id: 48 hex digits or up to 24 characters.")
 @click.option("--expiry", metavar="TIME", help="Expiry: tenths of a second (as MQ), or a duration such as 30s.")
@@ -128,7 +128,7 @@ def put(
     count: int | None,
     seed: int,
     persistent: bool | None,
-    priority: int,
+    priority: int | None,
     msgid: str | None,
     correlid: str | None,
     expiry: str | None,

@@ -226,7 +226,7 @@ def do_put(session: Session, directive: Directive, current: SystemRecord | None)
         expiry = parse_expiry(directive.options["expiry"]) if "expiry" in directive.options else None
         options = PutOptions(
             persistent=_yes_no(directive, "persistent"),
-            priority=_integer(directive, "priority", 0, 9) or 0,
+            priority=_integer(directive, "priority", 0, 9),
             msgid=msgid,
             correlid=correlid or bytes(24),
             expiry=expiry,

@@ -136,6 +136,7 @@ class Resolved:
     capexpry: float | None  # seconds: the lowest CAPEXPRY along the path, None for none
     qkey: int  # the local queue's number: its messages' row ids (state/messages.py)
     space: Any = None  # the platform's settings of this resolution (StorageModel.space)
+    blocked: dict[str, str] = field(default_factory=dict)  # "put"/"get" -> the queue that inhibits it
     # Derived once per resolution, so a put does no arithmetic on the settings.
     local_name: str = field(init=False)
     low: int = field(init=False)  # its run of row ids: low (the head row) < message ids < high

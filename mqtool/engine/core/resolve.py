@@ -105,13 +105,14 @@ def resolve(tx: Transaction, system_name: str, queue: str, model: StorageModel) 
         raise MQError(UNKNOWN_OBJECT_NAME, f"{target.name} is a {target.type}, which holds no messages")
     local = target
     put_error = 0
+    blocked = {"put": "", "get": ""}  # the queue of the path that inhibits each
     caps = []
     for record in path:
         if record.type != model.remote_type:
-            if not _enabled(record, "PUT"):
-                put_error = put_error or PUT_INHIBITED
-            if not _enabled(record, "GET"):
-                get_error = get_error or GET_INHIBITED
+            if not _enabled(record, "PUT") and not put_error:
+                put_error, blocked["put"] = PUT_INHIBITED, record.name
+            if not _enabled(record, "GET") and not get_error:
+                get_error, blocked["get"] = GET_INHIBITED, record.name
         cap = capexpry(record)
         if cap is not None:
             caps.append(cap)
@@ -139,6 +140,7 @@ def resolve(tx: Transaction, system_name: str, queue: str, model: StorageModel) 
         capexpry=min(caps) if caps else None,
         qkey=qkey,
         space=model.space(tx, system, manager, local),
+        blocked=blocked,
     )
 
 
@@ -148,4 +150,5 @@ def why_not(model: StorageModel, resolved: Resolved, queue: str, what: str) -> s
         return f"queue manager {resolved.qmgr.name} is stopped"
     if what == "get" and resolved.get_error == OPTION_NOT_VALID_FOR_TYPE:
         return f"{queue} is a remote queue definition ({resolved.opened.type}): messages cannot be got from it"
-    return f"{model.keyword_value(what.upper(), 'DISABLED')} on {queue}"
+    inhibited = resolved.blocked.get(what) or queue
+    return f"{model.keyword_value(what.upper(), 'DISABLED')} on {inhibited}"
