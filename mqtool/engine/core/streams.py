@@ -182,7 +182,7 @@ def get_stream(
         with store.transaction() as tx:
             if not opened:
                 try:
-                    handle.open(tx, "get")
+                    handle.open(tx, "browse" if browse else "get")
                 except MQError as error:
                     result.error = error
                     return result
