@@ -401,3 +401,19 @@ def test_several_processes_putting_and_getting_on_one_zos_queue_get_every_messag
         got.update(out.splitlines())
     assert got == Counter(payloads)
     assert browse_ids(state, "SHARED") == []
+
+
+def test_a_damaged_page_set_figure_is_a_clear_error_naming_the_queue_manager(zos: Zos) -> None:
+    small_pageset(zos, 50, psid=9)
+    zos.cmd("DEFINE QLOCAL(DAMAGED) STGCLASS(PS9)")
+    with zos.store.transaction() as tx:
+        tx.conn.execute(
+            "UPDATE objects SET status = json_set(status, '$.pages', 'lots') "
+            "WHERE system = 'CSQ1' AND type = 'PSID' AND name = '9'"
+        )
+    with pytest.raises(MQError) as refused:
+        zos.put("DAMAGED", b"x")
+    assert refused.value.reason == 2195
+    assert "page set 9 of CSQ1 has a damaged size in the store (pages 'lots'" in str(refused.value)
+    usage = zos.cmd("DISPLAY USAGE PSID(9) TYPE(PAGESET)")
+    assert "    9  Page set figures damaged in the store: page set 9 of CSQ1 has a damaged size" in usage[3]

@@ -146,6 +146,6 @@ def test_all_attributes_writes_every_attribute(tmp_path: Path) -> None:
     define = next(line for line in exported(tmp_path, all_attributes=True) if "QLOCAL(FULL)" in line)
     assert define == (
         "-CSQ1 DEFINE QLOCAL(FULL) DESCR('') PUT(ENABLED) GET(ENABLED) DEFPRTY(0) DEFPSIST(NO) USAGE(NORMAL) "
-        "STGCLASS(DEFAULT) MAXDEPTH(999999999) MAXMSGL(4194304) CAPEXPRY(NOLIMIT) CUSTOM('') STREAMQ('') STRMQOS(BESTEF) "
-        "STATQ(QMGR) REPLACE"
+        "STGCLASS(DEFAULT) MAXDEPTH(999999999) MAXMSGL(4194304) CAPEXPRY(NOLIMIT) CUSTOM('') STREAMQ('') "
+        "STRMQOS(BESTEF) STATQ(QMGR) REPLACE"
     )

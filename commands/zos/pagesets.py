@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mqtool.engine.zos.model import pageset_pages, queue_psid
+from mqtool.engine.zos.model import DamagedPageSet, pageset_pages, queue_psid
 from mqtool.engine.zos.pages import MESSAGE_OVERHEAD, OBJECT_PAGES, PAGE
 from mqtool.response import NO_CSECT, Response
 from mqtool.state import ObjectRecord, SystemRecord, Transaction
@@ -136,7 +136,11 @@ def display_usage(ctx: Any, req: Any) -> Response:
                 lines.append(f"{psid:>5}  Page set not defined")
                 continue
             pages = used.get(psid, {"persistent": 0, "nonpersistent": 0})
-            total = pageset_pages(record)
+            try:
+                total = pageset_pages(record)
+            except DamagedPageSet as damage:
+                lines.append(f"{psid:>5}  Page set figures damaged in the store: {damage}")
+                continue
             free = max(0, total - pages["persistent"] - pages["nonpersistent"])
             lines.append(
                 f"{psid:>5}{int(record.attrs.get('BUFFPOOL', 0)):>7}{total:>10}{free:>10}"

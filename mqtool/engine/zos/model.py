@@ -20,7 +20,14 @@ from mqtool.engine.console import console
 from mqtool.engine.core.handle import QueueHandle
 from mqtool.engine.core.message import Message, PutOptions, PutResult, Resolved
 from mqtool.engine.core.model import Handle, Ledger, StorageModel
-from mqtool.engine.core.reasons import NAMES, PAGESET_ERROR, PAGESET_FULL, SYNCPOINT_LIMIT_REACHED, MQError
+from mqtool.engine.core.reasons import (
+    NAMES,
+    PAGESET_ERROR,
+    PAGESET_FULL,
+    SYNCPOINT_LIMIT_REACHED,
+    UNEXPECTED_ERROR,
+    MQError,
+)
 from mqtool.engine.zos.pages import OBJECT_PAGES, pages_for
 
 if TYPE_CHECKING:
@@ -52,9 +59,27 @@ def queue_psid(tx: Transaction, system: str, local: ObjectRecord) -> int | None:
     return psid if tx.get_object(system, "PSID", str(psid)) is not None else None
 
 
+class DamagedPageSet(ValueError):
+    """A page set's figures in the store are not numbers (the store was edited or damaged)."""
+
+
 def pageset_pages(record: ObjectRecord) -> int:
-    """Total pages of a page set, after its expansions."""
-    return int(record.status.get("pages", record.attrs.get("PAGES", 0)))
+    """Total pages of a page set, after its expansions. DamagedPageSet when its size in
+    the store is not a number of pages."""
+    value = record.status.get("pages", record.attrs.get("PAGES", 0))
+    expansions = record.status.get("expansions", 0)
+    if (
+        not isinstance(value, int)
+        or isinstance(value, bool)
+        or value < 0
+        or not isinstance(expansions, int)
+        or expansions < 0
+    ):
+        raise DamagedPageSet(
+            f"page set {record.name} of {record.system} has a damaged size in the store "
+            f"(pages {value!r}, expansions {expansions!r})"
+        )
+    return value
 
 
 def pageset_used(tx: Transaction, system: str, psid: int) -> int:
@@ -84,6 +109,13 @@ def _pageset_qkeys(tx: Transaction, system: str, psid: int) -> tuple[int, ...]:
         (system, *names),
     )
     return tuple(sorted(int(row[0]) for row in rows))
+
+
+def _pages_or_2195(record: ObjectRecord) -> int:
+    try:
+        return pageset_pages(record)
+    except DamagedPageSet as damage:
+        raise MQError(UNEXPECTED_ERROR, str(damage)) from None
 
 
 def live_handles(tx: Transaction, system: str, queue: str) -> tuple[int, int]:
@@ -216,7 +248,7 @@ class ZosLedger(Ledger):
         pages = pages_for(len(payload))
         if self._capacity < 0:
             record = tx.get_object(self.system_name, "PSID", str(space.psid))
-            self._capacity = pageset_pages(record) if record is not None else 0
+            self._capacity = _pages_or_2195(record) if record is not None else 0
         if self._pages_used + pages > self._capacity:
             self._make_room(tx, resolved, space.psid, pages)
         self._payload = payload
@@ -241,7 +273,7 @@ class ZosLedger(Ledger):
         if record is None:
             raise MQError(PAGESET_ERROR, f"page set {psid:02d} is not defined")
         self._pages_used = used = pageset_used(tx, self.system_name, psid)
-        self._capacity = total = pageset_pages(record)
+        self._capacity = total = _pages_or_2195(record)
         if used + pages <= total:
             return
         expand = str(record.attrs.get("EXPAND", "USER"))
