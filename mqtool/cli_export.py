@@ -165,9 +165,11 @@ def describe(app: App, selection: Selection) -> dict[str, Any]:
                 settings["qmgr"] = qmgr
             objects: dict[str, dict[str, Any]] = {}
             for record in tx.objects(system.name):
-                if not selection.wants(system.platform, record.type, record.name):
+                # Definitions only: run-time records such as a started HTTP server's
+                # options in force are not objects of the dialect (its files configure it).
+                if record.type not in table.objects or not selection.wants(system.platform, record.type, record.name):
                     continue
-                base = table.defaults(record.type) if record.type in table.objects else {}
+                base = table.defaults(record.type)
                 found = attributes(table, record, base, selection.all_attributes)
                 objects.setdefault(record.type, {})[record.name] = found
             systems[system.name] = {"platform": system.platform, "settings": settings, "objects": objects}
