@@ -466,6 +466,21 @@ def _objects(
             now_key = by_namespace.get((dialect.namespace(type_), name))
             desired = _view(dialect, type_, full)
             if now_key is None:
+                missing = [
+                    k.name for k in dialect.table.objects[type_].keywords.values() if k.required and k.name not in full
+                ]
+                if missing:
+                    problems.append(
+                        document.problem(
+                            path, f"{type_} {name}: {', '.join(missing)} is required to define it", key=True
+                        )
+                    )
+                    continue
+                if dialect.platform == "ztpf" and type_ != "QMGR" and qmgr_name is None and current_qmgr is None:
+                    text = f"{type_} {name}: system {system.name} has no queue manager; the document gives none"
+                    text += " (objects.QMGR)"
+                    problems.append(document.problem(path, text, key=True))
+                    continue
                 action = _command(system, DEFINE, type_, name, _define_attrs(system, type_, full, objects), path)
                 result.actions.append(action)
                 result.outcomes.append(Outcome(system.name, type_, name, CREATED, actions=[action]))

@@ -223,6 +223,12 @@ def test_a_dependency_cycle_is_an_error_at_its_place(mq: MQ, tmp_path: Path) -> 
         (HEADER + "  tpf1:\n    platform: ztpf\n", ["4:3: 'tpf1' is not a valid system name"]),
         (HEADER + "  TPF1:\n    platform: ztpf\n    objects:\n      QA:\n        A1: {TARGQ: NOWHERE}\n",
          ["8:21: QA A1: TARGQ names queue NOWHERE, which the plan leaves undefined"]),
+        (HEADER + "  TPF1:\n    platform: ztpf\n    objects:\n      CHL:\n        C1: {BATCHSZ: 5}\n",
+         ["8:9: CHL C1: CHLTYPE is required to define it"]),
+        (HEADER + "  CSQ1:\n    platform: zos\n    objects:\n      CHANNEL:\n        C1: {}\n",
+         ["8:9: CHANNEL C1: CHLTYPE is required to define it"]),
+        (HEADER + "  BARE:\n    platform: ztpf\n    objects:\n      QL:\n        Q1: {}\n",
+         ["8:9: QL Q1: system BARE has no queue manager; the document gives none (objects.QMGR)"]),
         (HEADER + "  TPF1:\n    platform: ztpf\n    objects:\n      QL:\n        DEAD.LETTER.QUEUE: {COMMON: 'YES'}\n",
          ["8:9: QL DEAD.LETTER.QUEUE: COMMON cannot be altered, so it must be deleted and defined again; --prune "
           "allows that"]),

@@ -69,6 +69,8 @@ def test_curdepth_greater_than_zero_shows_the_queue_with_its_depth(zos: MQ) -> N
         ("DIS QL(PAY*) WHERE(DESCR GT 'a')", ["QUEUE(PAY.OUT)"]),  # strings compare too
         ("DIS QL(*) WHERE(DESCR LK PAY*)", []),  # unquoted is upper case: no match
         ("DIS Q(*) WHERE(TARGET EQ PAY.IN)", ["QUEUE(PAY.ALIAS)"]),  # only aliases have TARGET
+        ("DIS Q(*) WHERE(TARGET NE ' ')", ["QUEUE(PAY.ALIAS)"]),  # a blank value is an empty one
+        ("DIS Q(*) WHERE(TARGET EQ ' ')", ["QUEUE(SYSTEM.DEFAULT.ALIAS.QUEUE)"]),
         ("DIS Q(*) WHERE(XMITQ LK TO.*)", ["QUEUE(PAY.REMOTE)"]),
         ("DIS Q(*) TYPE(QLOCAL) WHERE(CURDEPTH GT 0)", ["QUEUE(PAY.IN)"]),
         ("DIS CHL(*) WHERE(COMPMSG CT RLE)", ["CHANNEL(TO.TPF1)"]),

@@ -133,7 +133,8 @@ def parse(req: Any, spec: ObjectSpec, words: list[str]) -> Filter | Response:
         return Filter(name, operator, item, "word")
     if generic and operator not in GENERIC:
         return bad(f"{operator} {value}", "LK or NL for a generic value")
-    return Filter(name, operator, value, "string")
+    # A blank value (' ') is an empty one, as the display's ( ) is.
+    return Filter(name, operator, value.strip(), "string")
 
 
 def _filter_keyword(spec: ObjectSpec, word: str) -> KeywordSpec | None:
