@@ -196,3 +196,15 @@ def test_the_keyword_table_has_where_for_completion_and_help(zos: MQ) -> None:
     spec = table.objects["QLOCAL"].keywords["WHERE"]
     assert spec.verbs == ("DISPLAY",) and not spec.display
     assert spec.describe_values() == "attribute operator value, operators LT GT EQ NE LE GE LK NL CT EX CTG EXG"
+
+
+def test_completion_offers_where(zos: MQ, state_dir: Path) -> None:
+    from mqtool.shell_complete import complete, snapshot
+    from mqtool.state import Store
+
+    store = Store.open(state_dir)
+    try:
+        found = complete("-CSQ1 DIS QL(*) WH", snapshot(store, "CSQ1"))
+    finally:
+        store.close()
+    assert [c.text for c in found] == ["WHERE("]
