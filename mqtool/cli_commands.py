@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -28,17 +29,36 @@ class CommandArguments(click.Command):
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if "--" not in args:
+            # --format before the first command is the option (no command starts with --).
+            leading: list[str] = []
+            while args and (args[0] == "--format" or args[0].startswith("--format=")):
+                taken = 2 if args[0] == "--format" else 1
+                leading, args = [*leading, *args[:taken]], args[taken:]
             helps = [arg for arg in args if arg in HELP_OPTIONS]
-            args = [*helps, "--", *(arg for arg in args if arg not in HELP_OPTIONS)]
+            args = [*leading, *helps, "--", *(arg for arg in args if arg not in HELP_OPTIONS)]
         return super().parse_args(ctx, args)
+
+
+FORMAT_OPTION = click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"], case_sensitive=False),
+    default="text",
+    show_default=True,
+    help="text: the console responses; json: IBM MQ runCommandJSON responses (see mqtool-cmd(1)).",
+)
 
 
 @click.command(cls=CommandArguments, context_settings={"help_option_names": list(HELP_OPTIONS)})
 @click.argument("commands", nargs=-1, required=True)
+@FORMAT_OPTION
 @click.pass_obj
-def cmd(app: App, commands: tuple[str, ...]) -> None:
+def cmd(app: App, commands: tuple[str, ...], output_format: str) -> None:
     """Run one or more commands given as arguments; `-` reads commands from standard
-    input (MQSC file rules apply). Prints the responses only.
+    input (MQSC file rules apply). Prints the responses only; --format json prints each
+    command's response as one line of JSON in IBM MQ's runCommandJSON shape
+    (commandResponse, overallCompletionCode, overallReasonCode). --format goes before
+    the first command.
 
     Exit status: 0 when every command completed, 10 when some did not, 20 when standard
     input is not UTF-8 text.
@@ -49,9 +69,16 @@ def cmd(app: App, commands: tuple[str, ...]) -> None:
       mqtool cmd 'ZMQSC DEF QL-PAYQ COMPSIZE-16000' 'ZMQSC DIS QL-PAYQ'
       mqtool cmd '-CSQ1 SET LOG ZHYLINK(YES)' '-CSQ1 DISPLAY LOG'
       echo 'ZMQSC DIS QMGR' | mqtool cmd -
+      mqtool cmd --format json '-CSQ1 DIS QL(*) WHERE(CURDEPTH GT 0)'
     """
     session = app.session()
     total = Summary()
+    emit: Callable[[str], None] = click.echo
+    observe = None
+    if output_format.lower() == "json":
+        from mqtool.transcripts import json_lines
+
+        emit, observe = _quiet, json_lines(session, click.echo)
     for item in commands:
         # An argument is one whole command as typed (a trailing - or + is part of it, as
         # on the console); standard input follows the MQSC file rules.
@@ -61,13 +88,17 @@ def cmd(app: App, commands: tuple[str, ...]) -> None:
             except UnicodeDecodeError:
                 click.echo("mqtool: error: cannot read -: not UTF-8 text", err=True)
                 sys.exit(EXIT_NOT_RUN)
-            summary = run_lines(session, lines, click.echo, echo=False)
+            summary = run_lines(session, lines, emit, echo=False, observe=observe)
         else:
-            summary = run_lines(session, [item], click.echo, echo=False, whole=True)
+            summary = run_lines(session, [item], emit, echo=False, whole=True, observe=observe)
         total.read += summary.read
         total.syntax += summary.syntax
         total.failed += summary.failed
     sys.exit(total.exit_code)
+
+
+def _quiet(line: str) -> None:
+    """The text transcript's sink when another renderer prints."""
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -80,47 +111,135 @@ def cmd(app: App, commands: tuple[str, ...]) -> None:
     default=True,
     help="Go on after a failed command (default), or stop at the first one.",
 )
+@click.option(
+    "--verify-first",
+    is_flag=True,
+    help="Check the syntax of every file first; run none of them if one has a syntax error.",
+)
+@FORMAT_OPTION
+@click.option(
+    "--expect",
+    metavar="FILE.out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Compare the transcript with this file instead of printing it: a unified diff and exit 1 when it differs.",
+)
+@click.option("--update", is_flag=True, help="With --expect: write the transcript to the file.")
 @click.pass_obj
-def run(app: App, files: tuple[str, ...], no_echo: bool, verify: bool, keep_going: bool) -> None:
+def run(
+    app: App,
+    files: tuple[str, ...],
+    no_echo: bool,
+    verify: bool,
+    keep_going: bool,
+    verify_first: bool,
+    output_format: str,
+    expect: Path | None,
+    update: bool,
+) -> None:
     """Run command files like IBM runmqsc: a numbered echo of each command, its
     response, and a summary of commands read, with syntax errors, and not processed.
-    `-` reads standard input. The MQSC file rules apply: `*` in column 1 is a
-    comment, a trailing `+` or `-` continues a command, `;` ends one.
+    `-` reads standard input; a folder runs its *.mqsc files in name order (as IBM's
+    container runs its autoconfig folder). The MQSC file rules apply: `*` in column 1
+    is a comment, a trailing `+` or `-` continues a command, `;` ends one.
 
-    Exit status: 0 all processed, 10 some failed, 20 a file could not be run.
+    --format json writes one JSON document: per file, each command with its IBM MQ
+    runCommandJSON response, and the summaries. --expect compares the transcript with
+    an expected file (a golden check of your own automation: run it with a frozen
+    --clock on a fresh --state); --update rewrites that file.
+
+    Exit status: 0 all processed, 10 some failed, 20 a file could not be run (or
+    --verify-first found a syntax error); with --expect 0 when the transcript matches,
+    1 when it differs.
 
     \b
     Examples:
       mqtool run setup.mqsc
+      mqtool run --verify-first config/
       mqtool --clock 2021-03-09T15:41:22Z run -e scenario.mqsc > scenario.out
+      mqtool --state "$(mktemp -d)" --clock 2021-03-09T15:41:22Z run scenario.mqsc --expect scenario.out
       mqtool run -v setup.mqsc
     """
+    from mqtool.transcripts import SourceError, expand_paths
+
+    if update and expect is None:
+        fail("--update needs --expect FILE.out: the file to write")
+    try:
+        paths = expand_paths(files)
+    except SourceError as exc:
+        click.echo(f"mqtool: error: {exc}", err=True)
+        sys.exit(EXIT_NOT_RUN)
     texts: list[tuple[str, list[str]]] = []
-    for path in files:
+    for path in paths:
         try:
             texts.append((path, _read_text(path)))
         except (OSError, UnicodeDecodeError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not UTF-8 text"
             click.echo(f"mqtool: error: cannot read {path}: {reason}", err=True)
             sys.exit(EXIT_NOT_RUN)
+    if verify_first:
+        from mqtool.transcripts import syntax_check
+
+        errors = syntax_check(app.session(), texts, click.echo)
+        if errors:
+            click.echo(f"mqtool: error: {errors} syntax error(s); --verify-first ran no file", err=True)
+            sys.exit(EXIT_NOT_RUN)
+    transcript: list[str] = []
+    emit = click.echo if expect is None else transcript.append
+    total = _run_files(app, texts, emit, no_echo, verify, keep_going, output_format.lower() == "json")
+    if expect is None:
+        sys.exit(total.exit_code)
+    from mqtool.transcripts import compare
+
+    try:
+        sys.exit(compare(expect, "".join(line + "\n" for line in transcript), update, click.echo))
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not UTF-8 text"
+        hint = "; --update writes it" if isinstance(exc, FileNotFoundError) else ""
+        fail(f"cannot {'write' if update else 'read'} {expect}: {reason}{hint}")
+
+
+def _run_files(
+    app: App,
+    texts: list[tuple[str, list[str]]],
+    emit: Callable[[str], None],
+    no_echo: bool,
+    verify: bool,
+    keep_going: bool,
+    as_json: bool,
+) -> Summary:
+    """Runs the files one after the other, writing the report (text or JSON) to `emit`."""
     session = app.session()
     total = Summary()
+    document = None
+    if as_json:
+        from mqtool.transcripts import JsonRun
+
+        document = JsonRun(session)
     for number, (path, lines) in enumerate(texts):
-        if number:
-            click.echo("")  # a blank line between the reports of two files
-        current = session.current_system()
-        click.echo(f"Starting MQSC for {path} on system {current.name if current else '(none)'}.")
-        click.echo("")
-        summary = run_lines(session, lines, click.echo, echo=not no_echo, verify=verify, stop_on_error=not keep_going)
-        click.echo("")
-        for line in summary.lines():
-            click.echo(line)
+        if document is not None:
+            document.start(path)
+            summary = run_lines(
+                session, lines, _quiet, verify=verify, stop_on_error=not keep_going, observe=document.observe
+            )
+            document.finish(summary)
+        else:
+            if number:
+                emit("")  # a blank line between the reports of two files
+            current = session.current_system()
+            emit(f"Starting MQSC for {path} on system {current.name if current else '(none)'}.")
+            emit("")
+            summary = run_lines(session, lines, emit, echo=not no_echo, verify=verify, stop_on_error=not keep_going)
+            emit("")
+            for line in summary.lines():
+                emit(line)
         total.read += summary.read
         total.syntax += summary.syntax
         total.failed += summary.failed
         if summary.exit_code and not keep_going:
             break
-    sys.exit(total.exit_code)
+    if document is not None:
+        emit(document.text(total))
+    return total
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})

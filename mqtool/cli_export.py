@@ -1,10 +1,14 @@
-"""`mqtool export`: the configuration of systems as replayable commands or as a YAML
-document (the shape a later `mqtool apply` reads), in the manner of dmpmqcfg."""
+"""`mqtool export`: the configuration of systems as replayable commands, one line per
+object, or a YAML or JSON document (the shape `mqtool apply` reads), in the manner of
+dmpmqcfg: `-t` and `-n` pick object types and (generic) names, and the header names
+the command that wrote it."""
 
 from __future__ import annotations
 
 import importlib
-import inspect
+import json
+import shlex
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -12,14 +16,77 @@ import click
 
 from mqtool.cli import App, fail, find_system
 from mqtool.complex import PLATFORM_NAMES
+from mqtool.definitions import ExportLine, one_line_per_object
 
 YAML_KIND = "mqtool-complex"
 YAML_VERSION = 1
 DIALECT_OF = {"ztpf": "ztpf_mq", "zos": "zos"}
+FORMATS = ("commands", "1line", "yaml", "json")
+# Words -t takes on every platform besides the dialects' own object types.
+QUEUES = "QUEUE"
+QUEUE_WORDS = ("QUEUE", "Q")
+CHANNEL_WORDS = ("CHANNEL", "CHL")
 
 
-def _commands_module(platform: str) -> Any:
-    """The dialect's export module: commands(tx, system) -> list[str]."""
+@dataclass
+class Selection:
+    """What to export: the systems, and the object types and name patterns of -t / -n."""
+
+    names: list[str]
+    types: tuple[str, ...] = ()  # as given; resolved per platform by store_types
+    patterns: tuple[str, ...] = ()
+    all_attributes: bool = False
+    command: str = ""  # the export command, for the header
+    _resolved: dict[str, set[str] | None] = field(default_factory=dict)
+
+    def store_types(self, platform: str) -> set[str] | None:
+        """The object types (as stored) that -t selects on a platform; None for all."""
+        if platform not in self._resolved:
+            if not self.types or "ALL" in (t.upper() for t in self.types):
+                self._resolved[platform] = None
+            else:
+                self._resolved[platform] = {t for word in self.types for t in object_types(platform, word)}
+        return self._resolved[platform]
+
+    def wants(self, platform: str, type_: str | None, name: str | None) -> bool:
+        if type_ is None:  # a comment line: kept while nothing is filtered
+            return not self.types and not self.patterns
+        types = self.store_types(platform)
+        if types is not None and type_ not in types:
+            return False
+        return not self.patterns or any(matches(name or "", pattern) for pattern in self.patterns)
+
+
+def matches(name: str, pattern: str) -> bool:
+    """A name against a -n pattern: a trailing * is generic, as in MQSC."""
+    return name.startswith(pattern[:-1]) if pattern.endswith("*") else name == pattern
+
+
+def object_types(platform: str, word: str) -> tuple[str, ...]:
+    """The stored object types a -t word means on a platform (none when it means none
+    there): a dialect object word or abbreviation (QL, QLOCAL, STGCLASS, CHL ...),
+    QUEUE for every queue type, CHANNEL, QMGR."""
+    from mqtool import tables
+
+    upper = word.strip().upper()
+    table = tables.load(DIALECT_OF[platform])
+    definable = {o for verb in ("DEFINE", "ALTER") for o in table.verbs[verb].objects}
+    if platform == "ztpf":
+        if upper in QUEUE_WORDS:
+            return ("QL", "QA", "QR")
+        if upper in CHANNEL_WORDS:
+            return ("CHL",)
+    spec = table.object(upper)
+    if spec is None:
+        return ()
+    if platform == "zos":
+        stored = tuple(table.raw["objects"][spec.name].get("store") or (spec.name,))
+        return stored if spec.name == QUEUES or spec.name in definable else ()
+    return (spec.name,) if spec.name in definable else ()
+
+
+def _export_module(platform: str) -> Any:
+    """The dialect's export module: lines(tx, system, all_attributes) -> [ExportLine]."""
     name = "mqtool.commands.ztpf_mq.export" if platform == "ztpf" else "mqtool.commands.zos.export"
     try:
         return importlib.import_module(name)
@@ -29,62 +96,66 @@ def _commands_module(platform: str) -> Any:
         return None
 
 
-def _system_commands(tx: Any, system: Any, all_attributes: bool) -> list[str]:
-    module = _commands_module(system.platform)
-    if module is None or not hasattr(module, "commands"):
+def _system_lines(tx: Any, system: Any, selection: Selection) -> list[ExportLine]:
+    module = _export_module(system.platform)
+    if module is None or not hasattr(module, "lines"):
         fail(
-            f"system {system.name}: this mqtool cannot write z/OS definitions as commands yet "
-            "(mqtool.commands.zos.export is missing); use --format yaml"
+            f"system {system.name}: this mqtool cannot write {PLATFORM_NAMES[system.platform]} definitions as "
+            f"commands yet ({'mqtool.commands.zos.export' if system.platform == 'zos' else 'its export'} is "
+            "missing); use --format yaml"
         )
-    if "all_attributes" in inspect.signature(module.commands).parameters:
-        lines: list[str] = module.commands(tx, system, all_attributes=all_attributes)
-        return lines
-    lines = module.commands(tx, system)
-    if all_attributes:
-        lines.insert(
-            0, f"* -a: the {PLATFORM_NAMES[system.platform]} export writes only what differs from a new system."
-        )
-    return lines
+    found: list[ExportLine] = module.lines(tx, system, all_attributes=selection.all_attributes)
+    return [line for line in found if selection.wants(system.platform, line.type, line.name)]
 
 
-def commands_text(app: App, names: list[str], all_attributes: bool, several: bool) -> str:
+def commands_text(app: App, selection: Selection, one_line: bool = False) -> str:
     """The command file: a comment header per system saying how to replay it, then the
-    commands; with several systems a `.system NAME` directive before each block."""
+    commands; with several systems a `.system NAME` directive before each block. With
+    `one_line`, one line per object (its later lines joined to its first) under a
+    one-line header per system, for grep and diff."""
     from mqtool import __version__
     from mqtool.cli_system import add_command_line, qmgr_name
 
-    out = [f"* Written by mqtool {__version__} (mqtool export --format commands); replay with mqtool run FILE."]
+    several = len(selection.names) > 1
+    if one_line:
+        out = [f"* Written by mqtool {__version__} ({selection.command}): one object per line."]
+    else:
+        out = [f"* Written by mqtool {__version__} ({selection.command}); replay with mqtool run FILE."]
     with app.store.transaction(write=False) as tx:
-        for name in names:
+        for name in selection.names:
             system = tx.get_system(name)
             assert system is not None
-            lines = _system_commands(tx, system, all_attributes)
-            qmgr = qmgr_name(tx, system)
-            out.append("*")
-            out.append(f"* System {system.name}: {PLATFORM_NAMES[system.platform]}, CPU {system.cpu}.")
-            out.append("* Its settings and queue manager, when the system does not exist yet:")
-            out.append(f"*   {add_command_line(system, qmgr)}")
-            if system.platform == "ztpf" and not qmgr:
-                out.append("* The system has no queue manager, so it has no definitions.")
-            elif system.platform == "ztpf":
-                out.append("* Replay into a z/TPF system whose queue manager has no other definitions yet.")
+            lines = _system_lines(tx, system, selection)
+            header = f"* System {system.name}: {PLATFORM_NAMES[system.platform]}, CPU {system.cpu}."
+            if one_line:
+                out.append(header)
+            else:
+                qmgr = qmgr_name(tx, system)
+                out.append("*")
+                out.append(header)
+                out.append("* Its settings and queue manager, when the system does not exist yet:")
+                out.append(f"*   {add_command_line(system, qmgr)}")
+                if system.platform == "ztpf" and not qmgr:
+                    out.append("* The system has no queue manager, so it has no definitions.")
+                elif system.platform == "ztpf":
+                    out.append("* Replay into a z/TPF system whose queue manager has no other definitions yet.")
             if several:
                 out.append(f".system {system.name}")
-            out.extend(lines)
+            out.extend(line.text for line in (one_line_per_object(lines) if one_line else lines))
     return "\n".join(out) + "\n"
 
 
-def describe(app: App, names: list[str], all_attributes: bool) -> dict[str, Any]:
-    """The YAML document: each system's platform, settings (all of them) and objects
-    (type -> name -> attributes; only those that differ from the DEFINE defaults, plus
-    the inherited ones, unless `all_attributes`)."""
+def describe(app: App, selection: Selection) -> dict[str, Any]:
+    """The YAML (or JSON) document: each system's platform, settings (all of them) and
+    objects (type -> name -> attributes; only those that differ from the DEFINE
+    defaults, plus the inherited ones, unless `all_attributes`)."""
     from mqtool import tables
     from mqtool.cli_system import qmgr_name
     from mqtool.commands.ztpf_mq.export import attributes
 
     systems: dict[str, Any] = {}
     with app.store.transaction(write=False) as tx:
-        for name in names:
+        for name in selection.names:
             system = tx.get_system(name)
             assert system is not None
             table = tables.load(DIALECT_OF[system.platform])
@@ -94,31 +165,61 @@ def describe(app: App, names: list[str], all_attributes: bool) -> dict[str, Any]
                 settings["qmgr"] = qmgr
             objects: dict[str, dict[str, Any]] = {}
             for record in tx.objects(system.name):
-                base = table.defaults(record.type) if record.type in table.objects else {}
-                objects.setdefault(record.type, {})[record.name] = attributes(table, record, base, all_attributes)
+                # Definitions only: run-time records such as a started HTTP server's
+                # options in force are not objects of the dialect (its files configure it).
+                if record.type not in table.objects or not selection.wants(system.platform, record.type, record.name):
+                    continue
+                base = table.defaults(record.type)
+                found = attributes(table, record, base, selection.all_attributes)
+                objects.setdefault(record.type, {})[record.name] = found
             systems[system.name] = {"platform": system.platform, "settings": settings, "objects": objects}
     return {"kind": YAML_KIND, "version": YAML_VERSION, "systems": systems}
 
 
-def yaml_text(document: dict[str, Any]) -> str:
+def yaml_text(document: dict[str, Any], command: str = "mqtool export --format yaml") -> str:
     import yaml
 
     head = (
-        "# mqtool complex: systems with their settings and definitions (mqtool export --format yaml).\n"
-        "# Attributes left out take their DEFINE defaults.\n"
+        f"# mqtool complex: systems with their settings and definitions ({command}).\n"
+        "# Attributes left out take their DEFINE defaults; mqtool apply makes a store match it.\n"
     )
     body: str = yaml.safe_dump(document, sort_keys=True, default_flow_style=False, allow_unicode=True, width=1000)
     return head + body
+
+
+def json_text(document: dict[str, Any], command: str) -> str:
+    """The document as JSON, sorted like the YAML; `generated` names the command."""
+    return json.dumps({"generated": command, **document}, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def command_line(
+    output_format: str,
+    names: list[str],
+    all_systems: bool,
+    all_attributes: bool,
+    types: tuple[str, ...],
+    patterns: tuple[str, ...],
+) -> str:
+    """The export command in a canonical form for the header: the same options give the
+    same text, whatever their order or spelling on the command line."""
+    words = ["mqtool", "export", "--format", output_format]
+    words += ["--all"] if all_systems else [w for name in names for w in ("--system", name)]
+    if all_attributes:
+        words.append("-a")
+    words += [w for t in types for w in ("-t", t.upper())]
+    words += [w for n in patterns for w in ("-n", n)]
+    return " ".join(shlex.quote(word) for word in words)
 
 
 @click.command("export", context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.option(
     "--format",
     "output_format",
-    type=click.Choice(["commands", "yaml"], case_sensitive=False),
+    type=click.Choice(FORMATS, case_sensitive=False),
     default="commands",
     show_default=True,
-    help="commands: a command file that `mqtool run` replays; yaml: a document of systems and objects.",
+    help="commands: a command file that `mqtool run` replays; 1line: one object per line; yaml or json: a "
+    "document of systems and objects that `mqtool apply` reads.",
 )
 @click.option("--system", "system_name", metavar="NAME", help="The system to export [the current system].")
 @click.option("--all", "all_systems", is_flag=True, help="Export every system of the complex.")
@@ -129,6 +230,23 @@ def yaml_text(document: dict[str, Any]) -> str:
     help="Write every attribute, not only those that differ from the defaults (like dmpmqcfg -a).",
 )
 @click.option(
+    "-t",
+    "--type",
+    "types",
+    multiple=True,
+    metavar="TYPE",
+    help="Only objects of this type: QMGR, QUEUE, CHANNEL, or a dialect's object type (QL, QLOCAL, STGCLASS ...); "
+    "repeat it for more.",
+)
+@click.option(
+    "-n",
+    "--name",
+    "patterns",
+    multiple=True,
+    metavar="NAME",
+    help="Only objects of this name; a trailing * is generic (PAY*); repeat it for more.",
+)
+@click.option(
     "-o",
     "--output",
     type=click.Path(dir_okay=False, writable=True, allow_dash=True, path_type=Path),
@@ -137,7 +255,14 @@ def yaml_text(document: dict[str, Any]) -> str:
 )
 @click.pass_obj
 def export(
-    app: App, output_format: str, system_name: str | None, all_systems: bool, all_attributes: bool, output: Path
+    app: App,
+    output_format: str,
+    system_name: str | None,
+    all_systems: bool,
+    all_attributes: bool,
+    types: tuple[str, ...],
+    patterns: tuple[str, ...],
+    output: Path,
 ) -> None:
     """Write the configuration of a system (or of all) like dmpmqcfg.
 
@@ -147,14 +272,19 @@ def export(
     system, as dmpmqcfg assumes: replay into a system whose queue manager has no other
     definitions yet (a new store, or `mqtool system add NAME --platform ztpf --qmgr
     QM`); the header comments give that `mqtool system add` line. With --all each
-    block starts with `.system NAME`. Values that need it are quoted. The output holds
-    no time stamp, so two exports of the same configuration are identical.
+    block starts with `.system NAME`. Values that need it are quoted. The first line
+    names the export command (in a canonical form); the output holds no time stamp, so
+    two exports of the same configuration are identical.
+
+    The 1line format writes each object on one line (as dmpmqcfg -o 1line), for grep
+    and diff: the commands of an object joined into one.
 
     The yaml format describes the complex: for each system its platform, every setting,
     and its objects (type, name, attributes). Attributes equal to their default are
     left out unless -a; inherited ones (COMPSIZE and MAXMSGL of a queue, BATCHSZ and
     MAXMSGL of a channel, copied from the queue manager at DEFINE) are always written.
-    Keys are sorted, so the text is stable:
+    Keys are sorted, so the text is stable; `mqtool apply` makes a store match it.
+    The json format is the same document as JSON, with `generated` naming the command:
 
     \b
       kind: mqtool-complex
@@ -167,12 +297,15 @@ def export(
             QL:
               PAYQ: {COMPSIZE: 16000, MAXMSGL: 4194304, USAGE: XMITQ}
 
+    -t and -n keep only the objects of those types and names (in every format).
+
     \b
     Examples:
       mqtool export > tpf1.mqsc
       mqtool system add LAB --platform ztpf --qmgr TPFQM && mqtool --system LAB run tpf1.mqsc
       mqtool export --format yaml --all -o complex.yaml
       mqtool export --system CSQ1 -a
+      mqtool export --format 1line --all -t QUEUE -n 'PAY*' | grep MAXDEPTH
     """
     if all_systems and system_name:
         fail("--all and --system exclude each other")
@@ -187,10 +320,20 @@ def export(
             names = [current.name] if current is not None else []
         else:
             names = [find_system(known, wanted).name]
-    if output_format.lower() == "yaml":
-        text = yaml_text(describe(app, names, all_attributes))
+    platforms = {s.platform for s in known if s.name in names}
+    for word in types:
+        if word.upper() != "ALL" and not any(object_types(p, word) for p in platforms):
+            fail(f"-t {word}: not an object type of the systems exported; types: QMGR, QUEUE, CHANNEL, ALL, or a "
+                 "dialect's object type such as QL, QLOCAL, STGCLASS")  # fmt: skip
+    output_format = output_format.lower()
+    command = command_line(output_format, names, all_systems, all_attributes, types, patterns)
+    selection = Selection(names, types, patterns, all_attributes, command)
+    if output_format == "yaml":
+        text = yaml_text(describe(app, selection), command)
+    elif output_format == "json":
+        text = json_text(describe(app, selection), command)
     else:
-        text = commands_text(app, names, all_attributes, several=all_systems)
+        text = commands_text(app, selection, one_line=output_format == "1line")
     if str(output) == "-":
         click.echo(text, nl=False)
         return

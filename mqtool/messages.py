@@ -63,6 +63,11 @@ CATALOGUE: dict[str, Entry] = {
     ),
     "MQT0206I": Entry("Wrote {file} of {system} ({lines})", ".httpconf wrote a server's configuration file."),
     "MQT0207E": Entry(".httpconf: cannot write {file}: {reason}", "The configuration file could not be written."),
+    # automation: JSON responses, WHERE, apply (mqtool cmd/run --format json, mqtool apply)
+    "MQT0301E": Entry(
+        "A WHERE filter applies to an MQSC DISPLAY only, not to: {command}",
+        "The JSON interface was given a where clause for a command that is not an MQSC DISPLAY.",
+    ),
     # engine workload: puts, gets, the console, serve (mqtool put/get/console/serve, .put/.get/.console)
     "MQT0101I": Entry(
         "Put {messages} to {queue}{route}: {length}, stored {stored}; {compressed} compressed, {persistent} persistent",

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from mqtool.parse.lines import SourceCommand, assemble
 from mqtool.response import FAILED, SYNTAX
-from mqtool.session import Session
+from mqtool.session import Outcome, Session
 
 EXIT_OK = 0
 EXIT_SOME_FAILED = 10
@@ -55,10 +55,12 @@ def run_lines(
     verify: bool = False,
     stop_on_error: bool = False,
     whole: bool = False,
+    observe: Callable[[SourceCommand, Outcome], None] | None = None,
 ) -> Summary:
     """Runs the commands of `lines`, emitting the report line by line as it goes. The
     MQSC file rules join the lines into commands; with `whole`, each line is one
-    complete command as typed (the arguments of `mqtool cmd`)."""
+    complete command as typed (the arguments of `mqtool cmd`). `observe` sees each
+    command with its outcome (the JSON renderer uses it)."""
     summary = Summary()
     sources = (
         (SourceCommand(line.strip(), number, [line]) for number, line in enumerate(lines, 1) if line.strip())
@@ -77,6 +79,8 @@ def run_lines(
             break
         for line in outcome.lines:
             emit(line)
+        if observe is not None:
+            observe(source, outcome)
         if outcome.status == SYNTAX:
             summary.syntax += 1
         elif outcome.status == FAILED:

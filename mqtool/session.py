@@ -30,6 +30,7 @@ class Outcome:
     status: str = OK
     leave: bool = False
     system: str = ""
+    response: Response | None = None  # the handler's values, for other renderers (JSON)
 
 
 @dataclass
@@ -177,7 +178,7 @@ class Session:
     def _finish(self, response: Response, system: SystemRecord | None) -> Outcome:
         offset = display_offset(system) if system is not None else timedelta(0)
         lines = render(response, system, self.clock.local(offset))
-        return Outcome(lines=lines, status=response.status, system=system.name if system else "")
+        return Outcome(lines=lines, status=response.status, system=system.name if system else "", response=response)
 
 
 _MODULES: dict[str, ModuleType] = {}

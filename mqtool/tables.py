@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 DIALECTS = ("ztpf_mq", "ztpf_http", "zos")
+# MQSC DISPLAY ... WHERE(keyword operator value): a keyword of type `filter` takes these.
+FILTER_OPERATORS = ("LT", "GT", "EQ", "NE", "LE", "GE", "LK", "NL", "CT", "EX", "CTG", "EXG")
 
 NAME_CHARS = {
     # z/TPF and MQ object names: A-Z a-z 0-9 . / _ %
@@ -41,7 +43,7 @@ class KeywordSpec:
     """One keyword of one object type."""
 
     name: str
-    type: str  # int, enum, list, name, text, conname, flag
+    type: str  # int, enum, list, name, text, conname, flag, filter
     help: str = ""
     abbrev: tuple[str, ...] = ()
     values: tuple[str, ...] = ()  # enum/list values, canonical spelling
@@ -67,6 +69,8 @@ class KeywordSpec:
             return ", ".join(self.values)
         if self.type in ("name", "text", "conname"):
             return f"up to {self.max} characters"
+        if self.type == "filter":
+            return "attribute operator value, operators " + " ".join(FILTER_OPERATORS)
         return "no value"
 
 
@@ -331,6 +335,9 @@ def convert(spec: KeywordSpec, raw: str | list[str] | None) -> tuple[Any, Valida
     if raw is None:
         return None, ValidationError("bad_value", spec.name, "", spec.describe_values())
     items = raw if isinstance(raw, list) else [raw]
+    if spec.type == "filter":
+        # The words as typed (unquoted ones upper-cased); the DISPLAY handler reads them.
+        return list(items), None
     if spec.type == "list":
         out: list[str] = []
         for item in items:

@@ -307,10 +307,11 @@ def test_run_unreadable_file_exit_20(mq: Any, tmp_path: Path) -> None:
     assert (mq.state_dir / DB_NAME).exists() == before_exists  # nothing opened
 
 
-def test_run_directory_exit_20(mq: Any, tmp_path: Path) -> None:
+def test_run_directory_without_command_files_exit_20(mq: Any, tmp_path: Path) -> None:
+    # A folder runs its *.mqsc files (tests/test_run_automation.py); one without any cannot be run.
     result = mq("run", str(tmp_path))
     assert result.exit_code == 20
-    assert result.stderr == f"mqtool: error: cannot read {tmp_path}: Is a directory\n"
+    assert result.stderr == f"mqtool: error: {tmp_path} holds no *.mqsc files\n"
 
 
 def test_run_non_utf8_file_exit_20_and_nothing_runs(mq: Any, tmp_path: Path) -> None:

@@ -120,7 +120,7 @@ def test_ztpf_commands_text(tmp_path: Path) -> None:
     )
     ok(state, "system", "alter", "TPF1", "--cpu", "z14", "--listener", "127.0.0.1(1415)")
     assert ok(state, "export").splitlines() == [
-        "* Written by mqtool 0.1.0 (mqtool export --format commands); replay with mqtool run FILE.",
+        "* Written by mqtool 0.1.0 (mqtool export --format commands --system TPF1); replay with mqtool run FILE.",
         "*",
         "* System TPF1: z/TPF, CPU z14.",
         "* Its settings and queue manager, when the system does not exist yet:",

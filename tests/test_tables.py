@@ -16,7 +16,7 @@ from mqtool.parse.command import Command, Param
 from mqtool.tables import KeywordSpec, NameRule, ValidationError, check_name, convert
 from mqtool.validate import Request, validate
 
-TYPES = {"int", "enum", "list", "name", "text", "conname", "flag"}
+TYPES = {"int", "enum", "list", "name", "text", "conname", "flag", "filter"}
 
 
 @pytest.fixture(params=tables.DIALECTS)

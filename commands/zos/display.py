@@ -27,6 +27,7 @@ from . import (
     raw,
     reply,
     value_text,
+    where,
 )
 
 DETAIL_CSECT = "CSQMDRTC"  # the module that writes CSQM293I and CSQM201I
@@ -54,17 +55,40 @@ def handle(ctx: Any, req: Any) -> Response:
     records = _matching(ctx, req)
     generic = req.name.endswith("*")
     selected = None if req.select_all or (not req.select and not generic) else set(req.select)
+    blocks = [(record, _attributes(ctx, obj, record, selected)) for record in records]
+    if req.has("WHERE"):
+        test = where.parse(req, req.object, req.get("WHERE"))
+        if isinstance(test, Response):
+            return test
+        blocks = _filtered(ctx, obj, blocks, test, selected)
     result = reply(req)
     found = str(raw(obj).get("found") or req.object.full)
-    if not records:
+    if not blocks:
         result.add("CSQM297I", objtype=found)
         return result
-    result.add("CSQM293I", csect=DETAIL_CSECT, count=len(records), objtype=found)
-    for record in records:
+    result.add("CSQM293I", csect=DETAIL_CSECT, count=len(blocks), objtype=found)
+    for _record, lines in blocks:
         block = result.add("CSQM201I", csect=DETAIL_CSECT, verb="DISPLAY", objtype=req.object.full)
-        block.attrs = _attributes(ctx, obj, record, selected)
+        block.attrs = lines
         block.lines = [f"END {req.object.full} DETAILS"]
     return result
+
+
+Block = tuple[ObjectRecord, list[tuple[str, Any]]]
+
+
+def _filtered(ctx: Any, obj: str, blocks: list[Block], test: where.Filter, selected: set[str] | None) -> list[Block]:
+    """The objects whose shown value of the filter keyword passes it; an object without
+    that attribute is left out. The keyword joins the attributes shown, as on z/OS."""
+    out: list[Block] = []
+    for record, lines in blocks:
+        every = dict(lines) if selected is None else dict(_attributes(ctx, obj, record, None))
+        if test.keyword not in every or not test.matches(every[test.keyword]):
+            continue
+        if selected is not None and test.keyword not in selected:
+            lines = _attributes(ctx, obj, record, selected | {test.keyword})
+        out.append((record, lines))
+    return out
 
 
 def _matching(ctx: Any, req: Any) -> list[ObjectRecord]:

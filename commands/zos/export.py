@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from mqtool.definitions import ExportLine
 from mqtool.state import ObjectRecord, SystemRecord, Transaction
 
 from . import QUEUE_TYPES, manager, object_spec
@@ -65,19 +66,25 @@ def _changes(obj: str, attrs: dict[str, Any], base: dict[str, Any]) -> list[str]
     return out
 
 
-def _command(cpf: str, verb: str, record: ObjectRecord, changes: list[str], replace: bool = False) -> str:
-    words = [cpf, verb, f"{record.type}({_name(record.type, record.name)})"]
+def command(cpf: str, verb: str, record: ObjectRecord, changes: list[str], replace: bool = False) -> ExportLine:
+    """`CPF VERB TYPE(name) [CHLTYPE(t)] KEYWORD(value) ... [REPLACE]`; the queue manager has no name."""
+    if record.type == "QMGR":
+        head = f"{cpf} {verb} QMGR"
+    else:
+        head = f"{cpf} {verb} {record.type}({_name(record.type, record.name)})"
     if record.type == "CHANNEL" and verb != "DELETE":
-        words.append(f"CHLTYPE({record.attrs.get('CHLTYPE')})")
-    words += changes
-    if replace:
-        words.append("REPLACE")
-    return " ".join(words)
+        head += f" CHLTYPE({record.attrs.get('CHLTYPE')})"
+    return ExportLine(head, [*changes, *(["REPLACE"] if replace else [])], record.type, record.name)
 
 
 def commands(tx: Transaction, system: SystemRecord, all_attributes: bool = False) -> list[str]:
     """Replayable MQSC commands, each with the system's CPF, that recreate its definitions;
     `all_attributes` writes every attribute (as dmpmqcfg does), not only the changed ones."""
+    return [line.text for line in lines(tx, system, all_attributes)]
+
+
+def lines(tx: Transaction, system: SystemRecord, all_attributes: bool = False) -> list[ExportLine]:
+    """The lines of `commands`, each with the object it describes."""
     cpf = str(system.attrs.get("cpf", "-" + system.name))
     qmgr = manager(tx, system, 0.0)
     default_objects = set(DEFAULT_OBJECTS.values())
@@ -86,8 +93,8 @@ def commands(tx: Transaction, system: SystemRecord, all_attributes: bool = False
         for type_ in (*QUEUE_TYPES, "CHANNEL", "STGCLASS", "PSID")
         for r in tx.objects(system.name, type_)
     }
-    out: list[str] = []
-    late: list[str] = []  # the system default objects
+    out: list[ExportLine] = []
+    late: list[ExportLine] = []  # the system default objects
 
     def emit(records: list[ObjectRecord]) -> None:
         for record in records:
@@ -95,12 +102,12 @@ def commands(tx: Transaction, system: SystemRecord, all_attributes: bool = False
             if base is None:
                 base = {} if all_attributes else table_defaults(record.type)
                 changes = _changes(record.type, record.attrs, base)
-                out.append(_command(cpf, "DEFINE", record, changes, replace=record.type != "PSID"))
+                out.append(command(cpf, "DEFINE", record, changes, replace=record.type != "PSID"))
                 continue
             changes = _changes(record.type, record.attrs, {} if all_attributes else base)
             if changes:
                 target = late if record.name in default_objects else out
-                target.append(_command(cpf, "ALTER", record, changes))
+                target.append(command(cpf, "ALTER", record, changes))
 
     def of_type(type_: str) -> list[ObjectRecord]:
         found = [r for (t, _), r in present.items() if t == type_]
@@ -111,13 +118,13 @@ def commands(tx: Transaction, system: SystemRecord, all_attributes: bool = False
         for type_ in types:
             for builtin_type, name, attrs in BUILTINS:
                 if builtin_type == type_ and (type_, name) not in present:
-                    out.append(_command(cpf, "DELETE", ObjectRecord(system.name, type_, name, dict(attrs)), []))
+                    out.append(command(cpf, "DELETE", ObjectRecord(system.name, type_, name, dict(attrs)), []))
 
     emit(of_type("PSID"))
     emit(of_type("STGCLASS"))
     qmgr_changes = _changes("QMGR", qmgr.attrs, {} if all_attributes else table_defaults("QMGR"))
     if qmgr_changes:
-        out.append(" ".join([cpf, "ALTER QMGR", *qmgr_changes]))
+        out.append(command(cpf, "ALTER", qmgr, qmgr_changes))
     # Deleted built-in queues and channels go first: their names may be in use again.
     deleted((*QUEUE_ORDER, "CHANNEL"))
     for type_ in QUEUE_ORDER:
@@ -127,7 +134,7 @@ def commands(tx: Transaction, system: SystemRecord, all_attributes: bool = False
     # A storage class goes once no queue (default objects included) names it, a page set
     # once no storage class does.
     deleted(("STGCLASS", "PSID"))
-    out += _runtime_note(qmgr)
+    out += [ExportLine(note) for note in _runtime_note(qmgr)]
     return out
 
 

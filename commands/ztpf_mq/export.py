@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from mqtool.definitions import ExportLine
 from mqtool.state import ObjectRecord, SystemRecord, Transaction
 from mqtool.tables import KeywordSpec, ObjectSpec, Table, load
 
@@ -86,12 +87,24 @@ def attributes(
 
 
 def command_line(verb: str, obj: str, name: str, attrs: dict[str, Any]) -> str:
-    return " ".join(["ZMQSC", verb, f"{obj}-{quote(name)}", *_pairs(attrs)])
+    return export_line(verb, obj, name, attrs).text
+
+
+def export_line(verb: str, obj: str, name: str | None, attrs: dict[str, Any]) -> ExportLine:
+    """`ZMQSC VERB OBJ-name KEYWORD-value ...`; the queue manager without its name, as
+    the commands replay into a queue manager of any name."""
+    head = f"ZMQSC {verb} QMGR" if obj == "QMGR" else f"ZMQSC {verb} {obj}-{quote(name or '')}"
+    return ExportLine(head, _pairs(attrs), obj, name)
 
 
 def commands(tx: Transaction, system: SystemRecord, all_attributes: bool = False) -> list[str]:
     """Command lines that recreate the definitions of `system` in a z/TPF system whose
     queue manager was just defined; an empty list when `system` has no queue manager."""
+    return [line.text for line in lines(tx, system, all_attributes)]
+
+
+def lines(tx: Transaction, system: SystemRecord, all_attributes: bool = False) -> list[ExportLine]:
+    """The lines of `commands`, each with the object it describes."""
     table = load(DIALECT)
     manager = qmgr(tx, system)
     if manager is None:
@@ -100,7 +113,7 @@ def commands(tx: Transaction, system: SystemRecord, all_attributes: bool = False
     deadq = qmgr_attrs.pop("DEADQ", None)
     # What the system queues were given when the queue manager was defined.
     queue_base = defaults_for(table, "QL", None)
-    system_queues: list[str] = []
+    system_queues: list[ExportLine] = []
     for name in SYSTEM_QUEUES:
         record = tx.get_object(system.name, "QL", name)
         if record is None:
@@ -112,21 +125,21 @@ def commands(tx: Transaction, system: SystemRecord, all_attributes: bool = False
             if key not in fixed and (all_attributes or value != queue_base.get(key))
         }
         if changed:
-            system_queues.append(command_line("ALTER", "QL", name, changed))
-    qmgr_line = [" ".join(["ZMQSC", "ALTER", "QMGR", *_pairs(qmgr_attrs)])] if qmgr_attrs else []
+            system_queues.append(export_line("ALTER", "QL", name, changed))
+    qmgr_line = [export_line("ALTER", "QMGR", manager.name, qmgr_attrs)] if qmgr_attrs else []
     # A queue's MAXMSGL may not exceed the queue manager's: lower the queues first, raise
     # the queue manager first.
     lowering = int(manager.attrs.get("MAXMSGL", 0)) < int(queue_base.get("MAXMSGL", 0))
-    lines = system_queues + qmgr_line if lowering else qmgr_line + system_queues
+    out = system_queues + qmgr_line if lowering else qmgr_line + system_queues
     for obj in DEFINE_ORDER:
         base = defaults_for(table, obj, manager)
         for record in tx.objects(system.name, obj):
             if obj == "QL" and record.name in SYSTEM_QUEUES:
                 continue
-            lines.append(command_line("DEFINE", obj, record.name, attributes(table, record, base, all_attributes)))
+            out.append(export_line("DEFINE", obj, record.name, attributes(table, record, base, all_attributes)))
     if deadq is not None:
-        lines.append(" ".join(["ZMQSC", "ALTER", "QMGR", *_pairs({"DEADQ": deadq})]))
-    return lines
+        out.append(export_line("ALTER", "QMGR", manager.name, {"DEADQ": deadq}))
+    return out
 
 
 def _pairs(attrs: dict[str, Any]) -> list[str]:

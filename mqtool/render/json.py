@@ -1,0 +1,219 @@
+"""The JSON renderer: a command's Response as IBM MQ's runCommandJSON response body
+(`commandResponse[]` with `completionCode`, `reasonCode` and `parameters` or `message`,
+then `overallCompletionCode` and `overallReasonCode`), the second renderer beside the
+console text. `mqtool cmd|run --format json` print it; a REST server calls
+`command_json(session, line, where=...)`.
+
+What IBM's response looks like (IBM MQ REST API, "POST - JSON formatted command", and
+responses captured from IBM's container by public clients): one `commandResponse` item
+per object a DISPLAY found, its attributes in `parameters` under the lower-case MQSC
+names (`queue`, `curdepth`, `maxdepth`), numbers as JSON numbers and list attributes
+as JSON arrays; a failed command is one item with completion code 2, a reason code
+(2085 MQRC_UNKNOWN_OBJECT_NAME for an object that does not exist and for a DISPLAY that
+matches nothing) and the console messages in a `message` array, and the overall codes
+are then 2 and 3008 (MQRCCF_COMMAND_FAILED).
+
+z/TPF displays get the same envelope with their own names: `ZMQSC DISPLAY` blocks as
+their display keywords in lower case (`queue`, `compsize`, `curdepth`, `swbs`), the
+statistics displays (`QL-name STAT`, `ZHTPS STATS`) as the fields of their message
+(`depth`, `persistent_size`, `hwmark` ...); names with blanks (`LAST REFRESH`) take an
+underscore (`last_refresh`). mqtool-cmd(1) lists them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mqtool import messages, tables
+from mqtool.render import _value, render_zos
+from mqtool.response import OK, SYNTAX, Message, Response
+from mqtool.state import SystemRecord
+
+# MQ completion codes (MQCC_*) and the overall reason of a command that failed.
+MQCC_OK = 0
+MQCC_FAILED = 2
+MQRCCF_COMMAND_FAILED = 3008
+
+# Reason codes of failures that IBM names (MQRC_*/MQRCCF_*); other failures are 3008.
+REASONS: dict[str, int] = {
+    # not found, and a DISPLAY that matches nothing: MQRC_UNKNOWN_OBJECT_NAME
+    "CSQM125I": 2085,
+    "CSQM297I": 2085,
+    "MQSC0018E": 2085,
+    "MQSC0003I": 2085,
+    "HTTPS0104E": 2085,
+    "HTTPS0005I": 2085,
+    # MQRCCF_OBJECT_ALREADY_EXISTS
+    "CSQM095I": 4001,
+    "MQSC0017E": 4001,
+    "MQSC0028E": 4001,
+    # MQRCCF_OBJECT_WRONG_TYPE
+    "CSQM110I": 4002,
+    "MQSC0032E": 4002,
+    # MQRCCF_OBJECT_OPEN (in use: referenced, or a running channel)
+    "CSQM101I": 4004,
+    "MQSC0029E": 4004,
+    "MQSC0023E": 4004,
+    # MQRC_Q_NOT_EMPTY
+    "CSQM127I": 2055,
+    "MQSC0019E": 2055,
+}
+# A DISPLAY that matched nothing: IBM answers it as a failure with reason 2085.
+NOTHING_FOUND = ("CSQM297I", "MQSC0003I", "HTTPS0005I")
+# Messages whose attributes are one object each (z/OS), or several objects one after
+# the other, each starting with the same title keyword (z/TPF displays).
+ONE_OBJECT = ("CSQM201I",)
+OBJECT_RUNS = ("MQSC0002I", "HTTPS0004I")
+# Messages whose fields are the figures of one object (the statistics displays).
+FIGURES = ("MQSC0251I", "HTTPS0011I")
+# Messages that only count or frame a display: the items say it already.
+FRAMING = ("CSQM293I",)
+
+
+def parameter_name(keyword: str) -> str:
+    """An attribute's name in `parameters`: lower case, as IBM returns them."""
+    return keyword.strip().lower().replace(" ", "_")
+
+
+def command_json(session: Any, line: str, where: str | None = None) -> dict[str, Any]:
+    """Runs one command line in `session` (one store transaction, as `mqtool cmd`
+    does) and returns its runCommandJSON response. `where` is a filter as
+    runCommandJSON's `where` takes it (`curdepth gt 0`): it is added to an MQSC
+    DISPLAY as WHERE(...)."""
+    text = line.strip()
+    if where is not None and where.strip():
+        if not is_mqsc_display(session, text):
+            response = Response(status=SYNTAX)
+            response.add("MQT0301E", command=text or "(none)")
+            return response_json(response, None)
+        text = f"{text} WHERE({where.strip()})"
+    outcome = session.execute(text)
+    return outcome_json(session, outcome)
+
+
+def is_mqsc_display(session: Any, line: str) -> bool:
+    """Whether `line` is an MQSC DISPLAY (with or without a CPF): the commands that take WHERE."""
+    from mqtool.session import _match_cpf
+
+    _system, rest = _match_cpf(line, session.systems())
+    words = rest.split(None, 1)
+    verb = tables.load("zos").verb(words[0].split("(")[0]) if words else None
+    return verb is not None and verb.name == "DISPLAY"
+
+
+def outcome_json(session: Any, outcome: Any) -> dict[str, Any]:
+    """The runCommandJSON response of a line the session has executed."""
+    if outcome.response is None:
+        # A line that printed nothing (a comment, END): an empty success.
+        return envelope([])
+    system = next((s for s in session.systems() if s.name == outcome.system), None)
+    return response_json(outcome.response, system)
+
+
+def envelope(items: list[dict[str, Any]]) -> dict[str, Any]:
+    failed = any(item["completionCode"] != MQCC_OK for item in items)
+    return {
+        "commandResponse": items,
+        "overallCompletionCode": MQCC_FAILED if failed else MQCC_OK,
+        "overallReasonCode": MQRCCF_COMMAND_FAILED if failed else 0,
+    }
+
+
+def response_json(response: Response, system: SystemRecord | None) -> dict[str, Any]:
+    """One handler Response as a runCommandJSON response body."""
+    items: list[dict[str, Any]] = []
+    for message in response.messages:
+        if message.id in ONE_OBJECT:
+            items.append(_item(_zos_parameters(message)))
+        elif message.id in OBJECT_RUNS:
+            items.extend(_item(parameters) for parameters in _runs(message))
+        elif message.id in FIGURES:
+            items.append(_item({parameter_name(k): _typed(v) for k, v in message.fields.items()}))
+    if items and response.ok:
+        return envelope(items)
+    found_nothing = any(m.id in NOTHING_FOUND for m in response.messages)
+    ok = response.status == OK and not found_nothing
+    reason = next((REASONS[m.id] for m in response.messages if m.id in REASONS), MQRCCF_COMMAND_FAILED)
+    item: dict[str, Any] = {
+        "completionCode": MQCC_OK if ok else MQCC_FAILED,
+        "reasonCode": 0 if ok else reason,
+        "message": message_lines(response, system),
+    }
+    return envelope([item])
+
+
+def _item(parameters: dict[str, Any]) -> dict[str, Any]:
+    return {"completionCode": MQCC_OK, "reasonCode": 0, "parameters": parameters}
+
+
+def message_lines(response: Response, system: SystemRecord | None) -> list[str]:
+    """The console lines of a response without the z/TPF console header and framing
+    (the time stamp, the trailing +, END OF DISPLAY): what IBM puts in `message`."""
+    if response.framing == "zos" and system is not None:
+        return [line for line in render_zos(response, system) if line]
+    out: list[str] = []
+    for message in response.messages:
+        if message.id in FRAMING:
+            continue
+        if message.id == messages.ECHO:
+            out.append(messages.text(message.id, message.fields))
+        elif message.id:
+            out.extend(f"{message.id} {messages.text(message.id, message.fields)}".split("\n"))
+        out.extend(f"{key} {_value(value)}".rstrip() for key, value in message.attrs)
+        out.extend(message.lines)
+    return out
+
+
+def _typed(value: Any) -> Any:
+    """A z/TPF value as JSON: numbers and lists as they are, YES/NO flags as words."""
+    if isinstance(value, bool):
+        return "YES" if value else "NO"
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+def _runs(message: Message) -> list[dict[str, Any]]:
+    """The objects of a z/TPF display: its attribute lines, split where the title
+    keyword (QUEUE, CHANNEL, SERVER ...) comes again."""
+    objects: list[dict[str, Any]] = []
+    title = message.attrs[0][0] if message.attrs else ""
+    for key, value in message.attrs:
+        if key == title or not objects:
+            objects.append({})
+        objects[-1][parameter_name(key)] = _typed(value)
+    return objects
+
+
+def _zos_parameters(message: Message) -> dict[str, Any]:
+    """One z/OS display block: its KEYWORD(value) lines typed by the z/OS keyword table
+    (numbers, lists; a blank value is ""). Flag lines without a value (CURRENT) are left out."""
+    table = tables.load("zos")
+    wanted = str(message.fields.get("objtype", ""))
+    if wanted == "QUEUE":
+        # DISPLAY QUEUE: each queue has the attributes of its own type.
+        wanted = next((str(v) for k, v in message.attrs if k == "TYPE"), wanted)
+    spec = table.object(wanted)
+    out: dict[str, Any] = {}
+    for key, value in message.attrs:
+        if value is None:
+            continue
+        keyword = spec.keywords.get(key) if spec is not None else None
+        out[parameter_name(key)] = _zos_value(keyword, value)
+    return out
+
+
+def _zos_value(keyword: tables.KeywordSpec | None, value: Any) -> Any:
+    text = str(value).strip() if isinstance(value, str) else value
+    if not isinstance(text, str):
+        return _typed(text)
+    if keyword is None:
+        return text
+    if keyword.type == "int" and text.isdigit():
+        return int(text)
+    if keyword.type == "list":
+        return [item.strip() for item in text.split(",") if item.strip()]
+    return text
+
+
+__all__ = ["command_json", "envelope", "outcome_json", "parameter_name", "response_json"]
