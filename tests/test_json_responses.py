@@ -45,6 +45,7 @@ def test_zos_display_is_one_item_per_object_with_typed_lower_case_parameters(mq:
                     "maxdepth": 5000,
                     "maxmsgl": 4194304,
                     "capexpry": "NOLIMIT",
+                    "custom": "",
                     "streamq": "",
                     "strmqos": "BESTEF",
                     "statq": "QMGR",
