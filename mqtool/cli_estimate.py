@@ -12,7 +12,6 @@ from typing import Any
 
 import click
 
-from mqtool import messages
 from mqtool.cli import App, fail
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -293,7 +292,7 @@ def estimate(app: App, paths: tuple[str, ...], **options: Any) -> None:
 
     def report_error(source: str, reason: str) -> None:
         errors_seen[0] += 1
-        line = "MQT0601E " + messages.text("MQT0601E", {"source": source, "reason": reason})
+        line = render.message_line("MQT0601E", source=source, reason=reason)
         if progress is not None:
             progress.console.print(line, markup=False, highlight=False)
         else:
@@ -354,7 +353,7 @@ def estimate(app: App, paths: tuple[str, ...], **options: Any) -> None:
     origin = _origin(generated, pattern or "xml", sizes, options["seed"], paths)
     if partial.unconverted and encoding is not None:
         count = f"{partial.unconverted:,} message" + ("" if partial.unconverted == 1 else "s")
-        click.echo("MQT0602W " + messages.text("MQT0602W", {"count": count, "encoding": encoding}), err=True)
+        click.echo(render.message_line("MQT0602W", count=count, encoding=encoding), err=True)
     out = sys.stdout
     output_format = options["output_format"]
     if output_format == "json":

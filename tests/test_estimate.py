@@ -427,3 +427,19 @@ def test_sizes_rates_and_classes() -> None:
     labels = [c.label for c in classes_from([4096, 16384, 65536])]
     assert labels == ["0-4KB", "4KB-16KB", "16KB-64KB", "64KB+"]
     assert [c.label for c in classes_from([3000, 5000], exact=True)] == ["0-3000", "3000", "5000"]
+
+
+def test_the_man_page_shows_what_estimate_prints(mq: MQ) -> None:
+    """mqtool-estimate(1) puts mqtool's figures next to the seed's: they must stay what the
+    tool prints (ratios within a point, for another codec version; SWB counts exactly)."""
+    text = (Path(__file__).resolve().parent.parent / "man" / "extra" / "mqtool-estimate.1.troff").read_text()
+    rows = by_class(estimate_json(mq, "--pattern", "xml", "--size", ",".join(map(str, SEED_SIZES)), "--report", "ztpf"))
+    for size in SEED_SIZES:
+        found = re.search(rf"^ *{size} +\d+% +([\d.]+)% +\d+% +([\d.]+)% +(\d+) +([\d.]+)$", text, re.MULTILINE)
+        assert found is not None, size
+        ratio, swb, plain, packed = found.groups()
+        row = rows[str(size)]
+        assert float(ratio) == pytest.approx(row["queue_reduction"], abs=1.0)
+        assert float(swb) == pytest.approx(row["swb_reduction"], abs=1.0)
+        assert int(plain) == row["swbs_per_message"]
+        assert float(packed) == pytest.approx(row["swbs_per_message_compressed"], abs=0.5)

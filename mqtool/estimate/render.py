@@ -33,16 +33,21 @@ def plural(count: int, word: str) -> str:
     return f"{count:,} {word}" if count == 1 else f"{count:,} {word}s"
 
 
+def message_line(msg_id: str, **fields: Any) -> str:
+    """`MSGID text` of a catalogue message, as mqtool's own lines read."""
+    return f"{msg_id} {messages.text(msg_id, fields)}"
+
+
 def summary(report: Report, origin: str) -> str:
     """MQT0600I: what was estimated, and from where."""
     partial = report.partial
-    fields = {
-        "messages": plural(partial.messages, "message"),
-        "bytes": plural(partial.bytes, "byte"),
-        "origin": origin,
-        "skipped": f"; {plural(len(partial.errors), 'input')} could not be read" if partial.errors else "",
-    }
-    return "MQT0600I " + messages.text("MQT0600I", fields)
+    return message_line(
+        "MQT0600I",
+        messages=plural(partial.messages, "message"),
+        bytes=plural(partial.bytes, "byte"),
+        origin=origin,
+        skipped=f"; {plural(len(partial.errors), 'input')} could not be read" if partial.errors else "",
+    )
 
 
 def advice(report: Report) -> str | None:
