@@ -99,3 +99,16 @@ def test_checkpoint_ios_is_what_the_checkpoint_writes(tmp_path: Path) -> None:
     engine.store.close()
     assert written == checkpoint_ios(size) > 1
     assert checkpoint_ios(0) == 0 and checkpoint_ios(4096) == 1 and checkpoint_ios(4097) == 2
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"", b"abc", b"x" * 5000, generate("xml", 3000, 0, 0), generate("random", 4000, 0, 0), b"ab" * 10 + b"\0" * 900],
+)
+@pytest.mark.parametrize("complog", ["NONE", "RLE", "ANY"])
+def test_put_record_encoded_is_put_record(data: bytes, complog: str) -> None:
+    from mqtool.engine import codecs
+    from mqtool.engine.zos.logrecords import put_record, put_record_encoded
+
+    encoded = len(codecs.compress("RLE", data))
+    assert put_record_encoded(len(data), encoded, complog) == put_record(data, complog)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from mqtool.engine import codecs
 from mqtool.engine.channels import wire
 from mqtool.engine.http.negotiate import decide
-from mqtool.engine.zos.logrecords import get_record, put_record
+from mqtool.engine.zos.logrecords import get_record, put_record, put_record_encoded
 from mqtool.engine.zos.pages import pages_for
 from mqtool.engine.ztpf.figures import file_ios, swbs_for
 from mqtool.engine.ztpf.model import QUEUE_CODEC, queue_stored
@@ -208,18 +208,13 @@ class Measurer:
                 tally.http_sent[coding] += len(out[technique]) if path else length
         if self._rle:
             started = time.perf_counter_ns() if timed else 0
-            record = put_record(data, LOG_COMPLOG)
+            encoded = len(codecs.compress("RLE", data))
             tally.codec_ns["RLE"] += time.perf_counter_ns() - started if timed else 0
-            if record.compressed:
-                # The record is the header plus the RLE output: no second encoding.
-                encoded = record.written - (record.original - length)
-            else:
-                encoded = len(codecs.compress("RLE", data))
             tally.codec_bytes["RLE"] += encoded
             if self._zos:
                 got = get_record().written
                 tally.log_plain += put_record(data, "NONE").written + got
-                tally.log_comp += record.written + got
+                tally.log_comp += put_record_encoded(length, encoded, LOG_COMPLOG).written + got
         if self._zos:
             kept = len(queued) if queued is not None and len(queued) < length else length
             tally.pages_plain += pages_for(length)
