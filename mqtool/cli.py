@@ -33,6 +33,7 @@ SUBCOMMANDS: dict[str, str] = {
     "serve": "mqtool.cli_engine:serve",
     "console": "mqtool.cli_engine:console",
     "http": "mqtool.cli_http:http",
+    "estimate": "mqtool.cli_estimate:estimate",
 }
 # One-line help shown by `mqtool --help` without importing the subcommand.
 SHORT_HELP: dict[str, str] = {
@@ -48,6 +49,7 @@ SHORT_HELP: dict[str, str] = {
     "serve": "Run the systems in real time: timers, channels, HTTP servers.",
     "console": "Show the unsolicited console messages (--follow to keep watching).",
     "http": "Write z/TPF HTTP server configuration files; list the servers.",
+    "estimate": "Capacity planning: what compression would save on your own payloads.",
 }
 
 

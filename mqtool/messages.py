@@ -105,6 +105,20 @@ CATALOGUE: dict[str, Entry] = {
         "mqtool serve started its loop; console messages follow as they arise.",
     ),
     "MQT0141I": Entry("Stopped serving after {seconds}s", "mqtool serve stopped cleanly (Ctrl-C or SIGTERM)."),
+    # capacity planning (mqtool estimate)
+    "MQT0600I": Entry(
+        "Estimated {messages} ({bytes}) from {origin}{skipped}",
+        "mqtool estimate measured these messages; its report follows. Nothing was written to the store.",
+    ),
+    "MQT0601E": Entry(
+        "Cannot read {source}: {reason}; the other inputs are still estimated",
+        "An input of mqtool estimate could not be read (or is no MQ message); the report leaves it out and "
+        "the exit status is 1.",
+    ),
+    "MQT0602W": Entry(
+        "{count} not UTF-8 text: measured as they are, not in {encoding}",
+        "mqtool estimate --encoding could not re-encode these messages; their figures are of the original bytes.",
+    ),
     # ---------------------------------------------------------------- z/TPF MQ (ZMQSC)
     "CSMP0097I": Entry(
         "{time} CPU-{processor} SS-{subsystem} SSU-{ssu} IS-{istream}",

@@ -44,3 +44,13 @@ def put_record(data: bytes, complog: str) -> LogRecord:
 def get_record() -> LogRecord:
     """The log record of a destructive get of a persistent message."""
     return LogRecord(GET_RECORD, GET_RECORD)
+
+
+def put_record_encoded(length: int, encoded_length: int, complog: str) -> LogRecord:
+    """put_record for a caller that has RLE-encoded the data already (mqtool estimate
+    runs the RLE codec once per message for several figures): the same record put_record
+    writes for `length` bytes whose RLE form is `encoded_length` bytes."""
+    original = PUT_HEADER + length
+    if str(complog).upper() in COMPRESSING and length and encoded_length < length:
+        return LogRecord(original, PUT_HEADER + encoded_length)
+    return LogRecord(original, original)

@@ -79,3 +79,9 @@ def queue_figures(tx: Transaction, system: SystemRecord, queue: str, common: boo
     ).fetchone()
     depth, swbs, compressed = row if row is not None else (0, 0, 0)  # every local queue has its row
     return {"CURDEPTH": int(depth), "SWBS": 0 if common else int(swbs), "COMPRESSED": int(compressed)}
+
+
+def checkpoint_ios(size: int) -> int:
+    """I/Os the checkpoint spends writing `size` stored bytes of one queue's persistent
+    messages: ceil(size / 4096), as run_checkpoint counts them (for mqtool estimate)."""
+    return -(-size // FILE_BLOCK)

@@ -320,3 +320,17 @@ class ZtpfLedger(Ledger):
 
 
 MODEL = ZtpfModel()
+
+
+def queue_stored(payload: bytes, compsize: int, accelerator: bool, packed: bytes | None = None) -> tuple[bytes, str]:
+    """What a put keeps of `payload` on a z/TPF queue, by the rule ZtpfLedger.pack applies:
+    the QUEUE codec's output when COMPSIZE > 0, the message is at least COMPSIZE long,
+    the CPU has the accelerator and the output is smaller; otherwise the original. Returns
+    (stored bytes, codec). `packed` is the QUEUE codec's output when the caller has it
+    already (mqtool estimate measures it for its own figures), so it is not made twice."""
+    if compsize and len(payload) >= compsize and accelerator:
+        if packed is None:
+            packed = codecs.compress(QUEUE_CODEC, payload)
+        if len(packed) < len(payload):
+            return packed, QUEUE_CODEC
+    return payload, ""

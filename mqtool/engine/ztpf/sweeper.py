@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import heapq
 import sqlite3
+from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from mqtool.engine.console import console
@@ -172,3 +174,60 @@ def set_inflight(tx: Transaction, system: str, xmitq: str, row_ids: list[int]) -
     else:
         record.status.pop("inflight", None)
     tx.put_status(record)
+
+
+@dataclass(frozen=True)
+class SweepForecast:
+    """What the sweeper does while messages arrive on one memory queue that nothing gets
+    from (a transmission queue whose channel is down), from `forecast`."""
+
+    puts: int  # messages put (including refused ones)
+    sweeps: int
+    first: float | None  # seconds from the first put to the first sweep
+    last: float | None  # seconds from the first put to the last sweep
+    swept: int  # messages moved to file
+    ios: int  # I/Os of the sweeps
+    refused: int  # puts refused with 2053 because the SWB pool had too few free SWBs
+    in_use: int  # SWBs in use after the last put
+
+    @property
+    def interval(self) -> float | None:
+        """Mean seconds between sweeps, as MQT0103I reports it; None below two sweeps."""
+        if self.sweeps < 2 or self.first is None or self.last is None:
+            return None
+        return (self.last - self.first) / (self.sweeps - 1)
+
+
+def forecast(messages: Iterable[tuple[int, int]], every: float, settings: SwbSettings) -> SweepForecast:
+    """The sweeps the engine makes when messages given as (SWBs, file I/Os) are put one
+    every `every` seconds (message k at k * every) to one memory queue of a system whose
+    other queues hold no SWBs, and nothing gets them: the put that brings the SWBs in use
+    to SWEEPHI sweeps the oldest messages to file until SWEEPLO is reached, and a put that
+    would need more SWBs than the pool has free is refused (2053), as ZtpfLedger.pack and
+    `sweep` do. For mqtool estimate (the seed's "every 11 s against every 4 s")."""
+    memory: deque[tuple[int, int]] = deque()
+    in_use = puts = sweeps = swept = ios = refused = 0
+    first: float | None = None
+    last: float | None = None
+    high, low, pool = settings.high, settings.low, settings.pool
+    for swbs, file_cost in messages:
+        puts += 1
+        if in_use + swbs > pool:
+            refused += 1
+            continue
+        memory.append((swbs, file_cost))
+        in_use += swbs
+        if in_use < high:
+            continue
+        when = (puts - 1) * every
+        need = in_use - low
+        while need > 0 and memory:
+            moved, cost = memory.popleft()
+            in_use -= moved
+            need -= moved
+            swept += 1
+            ios += cost
+        sweeps += 1
+        first = when if first is None else first
+        last = when
+    return SweepForecast(puts, sweeps, first, last, swept, ios, refused, in_use)
