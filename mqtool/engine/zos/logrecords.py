@@ -33,12 +33,9 @@ class LogRecord:
 
 def put_record(data: bytes, complog: str) -> LogRecord:
     """The log record of a persistent put (or streamed copy) of `data` (as stored)."""
-    original = PUT_HEADER + len(data)
     if str(complog).upper() in COMPRESSING and data:
-        encoded = codecs.compress("RLE", data)
-        if len(encoded) < len(data):
-            return LogRecord(original, PUT_HEADER + len(encoded))
-    return LogRecord(original, original)
+        return put_record_encoded(len(data), len(codecs.compress("RLE", data)), complog)
+    return put_record_encoded(len(data), len(data), complog)
 
 
 def get_record() -> LogRecord:

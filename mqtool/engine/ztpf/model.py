@@ -173,13 +173,13 @@ class ZtpfLedger(Ledger):
         stored, codec = payload, ""
         length = len(payload)
         self._micros = 0
-        if space.compsize and length >= space.compsize and space.accelerator:
+        if space.compsize and length >= space.compsize and space.accelerator:  # queue_stored's test, inline
             clock = self.handle.clock
             started = clock.perf()
             packed = codecs.compress(QUEUE_CODEC, payload)
-            if len(packed) < length:
+            stored, codec = queue_stored(payload, space.compsize, space.accelerator, packed)
+            if codec:
                 self._micros = int((clock.perf() - started) * 1_000_000)
-                stored, codec = packed, QUEUE_CODEC
         if not space.memory:
             return stored, codec, 0
         swbs = -(-len(stored) // space.swb_block) or 1  # figures.swbs_for, inlined

@@ -11,9 +11,9 @@ from mqtool.engine.console import console
 from mqtool.engine.timers import TickContext, timer
 from mqtool.engine.ztpf.figures import (
     CHECKPOINT_TIMER,
-    FILE_BLOCK,
     INTERVAL,
     MONITOR_TIMER,
+    checkpoint_ios,
     qdepthhi_threshold,
     swb_settings,
     system_swbs,
@@ -151,7 +151,7 @@ def run_checkpoint(context: TickContext, tx: Transaction, system: SystemRecord, 
                 for band in runs.bands(qkey, mark)
             )
             if size:
-                ios[queue] = -(-int(size) // FILE_BLOCK)
+                ios[queue] = checkpoint_ios(int(size))
         duration = max(0.0, clock.perf() - started)
         conn.executemany(
             "UPDATE queue_marks SET ckpt_mark = ? WHERE qkey = ?", [(top, qkey) for _, qkey, _, top in behind]
