@@ -471,14 +471,18 @@ def _set_cpu(stack: Stack, model: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("cpu", "cases"),
+    ("cpu", "hw", "sw", "cases"),
     [
-        ("z15", [(4999, None), (5000, "hw"), (9999, "hw"), (10000, "hw"), (20000, "hw")]),
-        ("z14", [(4999, None), (5000, None), (9999, None), (10000, "sw"), (20000, "sw")]),
+        ("z15", 5000, 10000, [(4999, None), (5000, "hw"), (9999, "hw"), (10000, "hw"), (20000, "hw")]),
+        ("z14", 5000, 10000, [(4999, None), (5000, None), (9999, None), (10000, "sw"), (20000, "sw")]),
+        # issue 8: with the accelerator COMPSIZEHW alone decides, COMPSIZESW is for
+        # "when hardware is not available" (ztpf-http.md section 4 step 5)
+        ("z15", 20000, 1000, [(999, None), (1000, None), (5000, None), (19999, None), (20000, "hw")]),
+        ("z14", 20000, 1000, [(999, None), (1000, "sw"), (5000, "sw"), (20000, "sw")]),
     ],
 )
-def test_size_thresholds_by_cpu(served: Stack, cpu: str, cases: list[tuple[int, str | None]]) -> None:
-    port = served.start("WEB1", "COMP-deflate,gzip", "COMPSIZEHW-5000", "COMPSIZESW-10000")
+def test_size_thresholds_by_cpu(served: Stack, cpu: str, hw: int, sw: int, cases: list[tuple[int, str | None]]) -> None:
+    port = served.start("WEB1", "COMP-deflate,gzip", f"COMPSIZEHW-{hw}", f"COMPSIZESW-{sw}")
     _set_cpu(served, cpu)
     expected = {"hw": 0, "sw": 0, None: 0}
     for size, path in cases:
@@ -546,10 +550,13 @@ def test_every_statistic_through_zhtps_stats(served: Stack) -> None:
     # TIMEOUT-2: long enough that the idle connections are still open when the
     # three are counted, short enough to see them closed by it afterwards.
     port = served.start("WEB1", "MAXCONN-3", "TIMEOUT-2", "COMP-gzip", "COMPSIZEHW-4000", "COMPSIZESW-1000")
-    # two compressed in hardware, one in software, one too small, one 404
+    # two compressed in hardware (z15), then on a z14 one in software, one too
+    # small, one 404
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=SAFETY)
     sizes = []
     for path in ("/sample/8000", "/sample/20000", "/sample/2000", "/sample/500", "/missing"):
+        if path == "/sample/2000":
+            _set_cpu(served, "z14")
         conn.request("GET", path, headers={"Accept-Encoding": "gzip"})
         response = conn.getresponse()
         body = response.read()

@@ -49,7 +49,10 @@ KEYWORDS: dict[str, str] = {
     ),
     "COMP": "content codings in priority order: deflate, gzip or both, comma-separated; empty = none [empty]",
     "COMPSIZEHW": "smallest body compressed by the zEDC accelerator (z15 and later); 0 = never in hardware [0]",
-    "COMPSIZESW": "smallest body compressed in software; 0 = never in software [0]",
+    "COMPSIZESW": (
+        "smallest body compressed in software when there is no accelerator or COMPSIZEHW is 0;"
+        " 0 = never in software [0]"
+    ),
 }
 
 _DIGITS = re.compile(r"[0-9]+")
