@@ -56,6 +56,8 @@ KEYWORDS: dict[str, str] = {
 }
 
 _DIGITS = re.compile(r"[0-9]+")
+# Values longer than this are cut in error messages.
+_SHOWN_CHARACTERS = 40
 _DECIMAL = re.compile(r"[0-9]+(?:\.[0-9]{1,3})?")
 
 
@@ -94,17 +96,21 @@ class _BadValue(ValueError):
 
 def _whole_number(low: int, high: int) -> Callable[[str], int]:
     def convert(value: str) -> int:
-        # int() would also take "+5", "1_000" and non-ASCII digits.
-        if not _DIGITS.fullmatch(value) or not low <= int(value) <= high:
+        # int() would also take "+5", "1_000" and non-ASCII digits, and refuses
+        # more than 4300 digits with a ValueError of its own: the length is
+        # checked first, so a number is only converted when it can be in range.
+        digits = value.lstrip("0") or "0"
+        if not _DIGITS.fullmatch(value) or len(digits) > len(str(high)) or not low <= int(digits) <= high:
             raise _BadValue(f"must be a whole number from {low} to {high}")
-        return int(value)
+        return int(digits)
 
     return convert
 
 
 def _seconds(value: str) -> float:
     low, high = TIMEOUT_RANGE
-    if not _DECIMAL.fullmatch(value) or not low <= float(value) <= high:
+    whole = value.partition(".")[0].lstrip("0")
+    if not _DECIMAL.fullmatch(value) or len(whole) > len(f"{high:.0f}") or not low <= float(value) <= high:
         raise _BadValue(f"must be a number of seconds from {low:g} to {high:g} with at most 3 decimals")
     return float(value)
 
@@ -152,6 +158,13 @@ _CONVERTERS: dict[str, Callable[[str], Any]] = {
 }
 
 
+def _shown(value: str) -> str:
+    """A value as an error message quotes it: a long one is cut, with its length."""
+    if len(value) <= _SHOWN_CHARACTERS:
+        return value
+    return f"{value[:_SHOWN_CHARACTERS]}... ({len(value)} characters)"
+
+
 def parse_options(text: str, path: Path, name: str) -> ServerOptions:
     """Reads the text of NAME.conf; `path` locates relative DOCROOTs and errors.
 
@@ -189,8 +202,8 @@ def parse_options(text: str, path: Path, name: str) -> ServerOptions:
             )
         try:
             values[keyword] = _CONVERTERS[keyword](value)
-        except _BadValue as exc:
-            raise ConfigError(f"{where}: {keyword}-{value}: {exc}", path, number) from None
+        except (ValueError, OverflowError) as exc:  # _BadValue, or anything a converter missed
+            raise ConfigError(f"{where}: {keyword}-{_shown(value)}: {exc}", path, number) from None
         first_line[keyword] = number
     if "PORT" not in values:
         end = max(len(lines), 1)
@@ -240,15 +253,16 @@ def load_options(path: Path, name: str) -> ServerOptions:
 
 def template(
     name: str,
-    port: int,
+    port: int | str,
     comp: Sequence[str] = (),
-    compsizehw: int = 0,
-    compsizesw: int = 0,
+    compsizehw: int | str = 0,
+    compsizesw: int | str = 0,
 ) -> str:
     """A commented NAME.conf with every keyword, for `mqtool http init NAME`.
 
-    Raises ValueError for values load_options would reject, so a written template
-    always loads.
+    Numbers may be given as the text typed (checked by the file's own rules:
+    ASCII digits in range). Raises ValueError for values load_options would
+    reject, so a written template always loads.
     """
     given = {
         "PORT": str(port),
@@ -258,9 +272,11 @@ def template(
     }
     for keyword, value in given.items():
         try:
-            _CONVERTERS[keyword](value)
+            converted = _CONVERTERS[keyword](value)
         except _BadValue as exc:
-            raise ValueError(f"{keyword}-{value}: {exc}") from None
+            raise ValueError(f"{keyword}-{_shown(value)}: {exc}") from None
+        if isinstance(converted, int):
+            given[keyword] = str(converted)  # without leading zeros
     settings = {
         "PORT": given["PORT"],
         "IP": DEFAULT_IP,
