@@ -9,7 +9,7 @@ from typing import Any
 
 from mqtool.commands.ztpf_mq import failure, response  # the one z/TPF console framing
 from mqtool.complex import PLATFORM_NAMES
-from mqtool.engine.http.config import ConfigError, ServerOptions, load_options
+from mqtool.engine.http.config import ConfigError, ServerOptions, connection_bound, descriptor_limit, load_options
 from mqtool.engine.http.records import HTTPSERVER, conf_folder, conf_path, shown_path
 from mqtool.parse import ztpf
 from mqtool.parse.command import Command, LexError
@@ -33,6 +33,7 @@ __all__ = [
     "response",
     "state_dir",
     "validation_error",
+    "warn_descriptors",
     "wrong_system",
 ]
 
@@ -125,6 +126,15 @@ def read_options(folder: Path, system: str, name: str) -> ServerOptions | str:
         return load_options(conf_path(folder, system, name), name)
     except ConfigError as exc:
         return config_error(folder, system, exc)
+
+
+def warn_descriptors(result: Response, name: str, options: ServerOptions) -> None:
+    """HTTPS0300W when this process's file descriptor limit allows fewer
+    connections than MAXCONN (a serving loop checks its own limit again)."""
+    limit = descriptor_limit()
+    effective = connection_bound(options.maxconn, limit)
+    if effective < options.maxconn:
+        result.add("HTTPS0300W", name=name, maxconn=options.maxconn, limit=limit, effective=effective)
 
 
 def server_record(tx: Transaction, system: str, name: str) -> ObjectRecord | None:

@@ -18,8 +18,11 @@ __all__ = [
     "DEFAULT_MAXCONN",
     "DEFAULT_TIMEOUT",
     "KEYWORDS",
+    "RESERVED_DESCRIPTORS",
     "ConfigError",
     "ServerOptions",
+    "connection_bound",
+    "descriptor_limit",
     "load_options",
     "parse_options",
     "template",
@@ -36,6 +39,10 @@ MAXCONN_RANGE = (1, 65535)
 TIMEOUT_RANGE = (0.001, 86400.0)
 COMPSIZE_RANGE = (0, 2147483647)
 COMP_CODINGS = ("deflate", "gzip")
+#: Descriptors a serving process keeps for itself (the store and its journal, the
+#: event loop, listeners, files being sent) when MAXCONN is held against its
+#: RLIMIT_NOFILE: a server takes at most limit - RESERVED_DESCRIPTORS connections.
+RESERVED_DESCRIPTORS = 32
 
 #: Every keyword of NAME.conf with its one-line meaning, in file order.
 KEYWORDS: dict[str, str] = {
@@ -88,6 +95,25 @@ class ServerOptions:
     compsizehw: int
     compsizesw: int
     path: Path
+
+
+def descriptor_limit() -> int | None:
+    """This process's soft limit of open file descriptors; None when unlimited or
+    unknown (a platform without the resource module)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not POSIX
+        return None
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    return None if soft == resource.RLIM_INFINITY else int(soft)
+
+
+def connection_bound(maxconn: int, limit: int | None) -> int:
+    """The connections a server can really hold open: MAXCONN, unless the file
+    descriptor `limit` (see descriptor_limit) allows fewer; never below 1."""
+    if limit is None:
+        return maxconn
+    return max(1, min(maxconn, limit - RESERVED_DESCRIPTORS))
 
 
 class _BadValue(ValueError):

@@ -70,6 +70,7 @@ class _Served:
     reset_generation: int
     drained: int
     last_active: int = 0
+    shortages_reported: int = 0
 
     @property
     def key(self) -> tuple[str, str]:
@@ -247,6 +248,8 @@ class HttpService:
             if status.options_generation != served.options_generation:
                 self._refresh_served(served, records[key], status)
             self._drain(served, status)
+            self._report_shortage(served)
+            served.server.release_memory()
         self.polls += 1
 
     def _open_store(self) -> Store:
@@ -350,6 +353,7 @@ class HttpService:
                 current.status = status.to_dict()
                 tx.put_status(current)
                 self._console(tx, system, "HTTPS0020I", name=record.name, ip=options.ip, port=served.server.port)
+                self._warn_descriptors(tx, served)
         if not keep:
             self._stop_served(served, persist=False)
 
@@ -391,6 +395,31 @@ class HttpService:
                 now.owner = owner.to_dict()
                 current.status = now.to_dict()
                 tx.put_status(current)
+                self._warn_descriptors(tx, served)
+
+    def _warn_descriptors(self, tx: Transaction, served: _Served) -> None:
+        """HTTPS0300W on the console when this process's descriptor limit holds
+        the server below its MAXCONN (START warned with the command's limit)."""
+        server, maxconn = served.server, served.options.maxconn
+        if server.connection_limit < maxconn:
+            self._console(
+                tx,
+                served.system,
+                "HTTPS0300W",
+                name=served.name,
+                maxconn=maxconn,
+                limit=server.descriptor_limit,
+                effective=server.connection_limit,
+            )
+
+    def _report_shortage(self, served: _Served) -> None:
+        """HTTPS0301W once per shortage of descriptors the server counted."""
+        server = served.server
+        if server.shortages == served.shortages_reported:
+            return
+        with self._open_store().transaction() as tx:
+            self._console(tx, served.system, "HTTPS0301W", name=served.name, reason=server.shortage_reason)
+        served.shortages_reported = server.shortages
 
     def _drain(self, served: _Served, seen: ServerStatus) -> None:
         delta = served.stats.drain_delta()
