@@ -305,6 +305,11 @@ CATALOGUE: dict[str, Entry] = {
         "Console: the serving process ran out of file descriptors (or memory); it waits and accepts again"
         " as connections close. Written once, and again at most once a minute while it lasts.",
     ),
+    "HTTPS0302W": Entry(
+        "SERVING PROCESS {pid} DID NOT STORE THE COUNTS OF {name} IN TIME - THE LAST ONES MAY BE MISSING",
+        "ZHTPS STATS asked the loop that serves the server to store its counts and it did not answer within"
+        " 10 seconds (busy, or stopped): the display shows what the store has, up to a poll old.",
+    ),
     "HTTPS0101E": Entry(
         "HTTP SERVER {name} NOT STARTED - {error}",
         "NAME.conf has an error, named with its file and line; nothing changed.",

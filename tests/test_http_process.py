@@ -8,6 +8,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import re
 import select
 import signal
 import socket
@@ -31,10 +32,10 @@ HAS_PROC = Path("/proc/self/status").exists()
 class Serving:
     """`mqtool serve` on a Stack's state directory, in a child process."""
 
-    def __init__(self, stack: Stack, limit: int | None = None) -> None:
+    def __init__(self, stack: Stack, limit: int | None = None, interval: float = 0.2) -> None:
         env = {key: value for key, value in os.environ.items() if not key.startswith("MQTOOL_")}
         self.child = subprocess.Popen(
-            [sys.executable, "-m", "mqtool", "--state", str(stack.state), "serve"],
+            [sys.executable, "-m", "mqtool", "--state", str(stack.state), "serve", "--interval", str(interval)],
             env=env,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -306,3 +307,79 @@ def test_maxconn_over_the_descriptor_limit_is_warned_and_held_to_it(stack: Stack
         serving.stop()
     assert "HTTPS0300W" in serving.out and warning in serving.out  # the loop's own check, on the console
     assert "Traceback" not in serving.err
+
+
+def _stats_figures(output: str) -> dict[str, str]:
+    """`NAME - value` pairs of a STATS display."""
+    figures: dict[str, str] = {}
+    for line in output.splitlines():
+        for part in re.findall(r"([A-Z][A-Z ()]*?) - (\S+)", line):
+            figures[part[0].strip()] = part[1]
+    return figures
+
+
+def test_stats_from_another_process_shows_every_completed_response(stack: Stack, curl: str) -> None:
+    # issue 8: STATS showed figures up to a poll old (curl three compressed
+    # responses, STATS at once: 0 or 2). A loop that polls every 5 s, stopped while
+    # STATS is entered, makes the old behaviour certain to show 0; STATS must ask
+    # it to store its counts and wait.
+    stack.conf("WEB1", "COMP-gzip", "COMPSIZESW-1")
+    stack.cmd("ZHTPS START S-WEB1")
+    serving = Serving(stack, interval=5.0)
+    stats: subprocess.Popen[str] | None = None
+    try:
+        port = stack.port("WEB1")
+        base = f"http://127.0.0.1:{port}/sample"
+        sizes = (2000, 20000, 300000)  # the last one streamed in chunks
+        subprocess.run(
+            [curl, "-sS", "--compressed", *(arg for size in sizes for arg in ("-o", os.devnull, f"{base}/{size}"))],
+            check=True,
+            timeout=SAFETY * 3,
+        )
+        os.kill(serving.pid, signal.SIGSTOP)  # no poll of its own can store them now
+        before = stack.status("WEB1").drain_request
+        env = {key: value for key, value in os.environ.items() if not key.startswith("MQTOOL_")}
+        stats = subprocess.Popen(
+            [sys.executable, "-m", "mqtool", "--state", str(stack.state), "cmd", "ZHTPS STATS S-WEB1"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        # STATS has asked the serving process (or, wrongly, answered without asking)
+        wait_for(lambda: stats.poll() is not None or stack.status("WEB1").drain_request > before, "the request")
+        os.kill(serving.pid, signal.SIGCONT)
+        out, err = stats.communicate(timeout=SAFETY * 3)
+    finally:
+        os.kill(serving.pid, signal.SIGCONT)
+        if stats is not None and stats.poll() is None:
+            stats.kill()
+            stats.communicate()
+        serving.stop()
+    assert stats.returncode == 0, err
+    figures = _stats_figures(out)
+    assert figures["SOFTWARE COMPRESSION COUNT"] == "3", out
+    assert figures["AVG SIZE (BEFORE COMPRESSION)"] == str(sum(sizes) // 3)
+    assert "HTTPS0302W" not in out
+
+
+def test_stats_says_so_when_the_serving_process_does_not_answer(stack: Stack, monkeypatch: pytest.MonkeyPatch) -> None:
+    import mqtool.commands.ztpf_http as ztpf_http
+
+    stack.conf("WEB1", "COMP-gzip", "COMPSIZESW-1")
+    stack.cmd("ZHTPS START S-WEB1")
+    serving = Serving(stack)
+    try:
+        port = stack.port("WEB1")
+        assert fetch(port, "/sample/3000", "gzip")[1] == "gzip"
+        stack.settled("WEB1", software_count=1)
+        os.kill(serving.pid, signal.SIGSTOP)  # alive, but answers nothing
+        monkeypatch.setattr(ztpf_http, "DRAIN_POLLS", 4)  # only to keep the test short
+        out = stack.cmd("ZHTPS STATS S-WEB1")
+    finally:
+        os.kill(serving.pid, signal.SIGCONT)
+        serving.stop()
+    assert "SOFTWARE COMPRESSION COUNT - 1" in out  # what the store has
+    warning = [line for line in out.splitlines() if line.startswith("HTTPS0302W")]
+    assert len(warning) == 1, out
+    assert f"SERVING PROCESS {serving.pid} DID NOT STORE THE COUNTS OF WEB1 IN TIME" in warning[0]

@@ -439,6 +439,10 @@ class HttpService:
                 if current is None:
                     return
                 status = ServerStatus.of(current)
+                # What was counted since the drain above too, now that the write
+                # lock is held: `drained` below promises every response completed
+                # before the newest drain request, which may have come meanwhile.
+                delta.absorb(served.stats.drain_delta())
                 status.absorb(delta, served.reset_generation)
                 owner = Owner.from_dict(status.owner)
                 if owner is not None and owner.token == self.token:
