@@ -505,6 +505,22 @@ def test_declared_body_at_the_limit_is_read(serve: Callable[..., Running]) -> No
         assert read_reply(stream).body == generate("xml", 5)
 
 
+def test_connections_are_tcp_with_nagle_off(serve: Callable[..., Running]) -> None:
+    # asyncio turns Nagle's algorithm off only for sockets that say they are TCP;
+    # with it on, keep-alive responses wait 40 ms for the client's delayed ACK.
+    srv = serve()
+    sock, stream = connect(srv)
+    with sock, stream:
+        sock.sendall(raw_get("/sample/10"))
+        assert read_reply(stream).status == 200
+        (task,) = srv.server._tasks  # the connection, in HttpServer._serve
+        frame = task.get_coro().cr_frame
+        assert frame is not None
+        server_side = frame.f_locals["writer"].get_extra_info("socket")
+        assert server_side.proto == socket.IPPROTO_TCP
+        assert server_side.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 1
+
+
 def test_a_port_in_use_is_a_readable_error(serve: Callable[..., Running]) -> None:
     # issue 8: the bind error's text held a Python tuple ('127.0.0.1', 8081)
     srv = serve()

@@ -364,7 +364,10 @@ def _listen(ip: str, port: int, backlog: int) -> socket.socket:
     Python tuple in their text; this one raises the OSError of bind() itself.
     """
     family = socket.AF_INET6 if ":" in ip else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # IPPROTO_TCP named, as getaddrinfo would: asyncio sets TCP_NODELAY only on
+    # sockets whose proto says TCP, and with Nagle's algorithm on, a response
+    # written in two parts waits for the client's delayed ACK (40 ms each).
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     try:
         if os.name == "posix":
             # As asyncio does: a restarted server need not wait out TIME_WAIT.
