@@ -185,7 +185,8 @@ for line in sys.stdin:
         answer(held=0)
     elif command == "stats":
         answer(accept_errors=server.accept_errors, shortages=server.shortages, reason=server.shortage_reason,
-               url_errors=stats.url_errors, none_count=stats.none_count, internal_errors=server.internal_errors)
+               url_errors=stats.url_errors, none_count=stats.none_count, internal_errors=server.internal_errors,
+               active=stats.active)
 """
 
 
@@ -252,6 +253,9 @@ def test_running_out_of_descriptors(tmp_path: Path) -> None:
         assert status_line.startswith(b"HTTP/1.1 503 "), status_line  # not 404: the file is there
         head = b"".join(iter(stream.readline, b"\r\n"))
         assert b"Retry-After: 1" in head and b"Connection: close" in head
+        first.shutdown(socket.SHUT_WR)  # the server closes it and frees its descriptor ...
+        wait_for(lambda: child.ask("stats")["active"] == 0, "the first connection closed")
+        child.ask("fill")  # ... which is taken too: now not one is left
         # The next connection cannot be accepted at all: the server waits and says so once.
         second = socket.create_connection(("127.0.0.1", port), timeout=SAFETY)
         clients.append(second)

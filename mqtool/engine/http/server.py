@@ -241,7 +241,11 @@ class HttpServer:
                 await self._freed_or(pause)
                 continue
             pause = 0.0
-            self._accepted(conn)
+            try:
+                self._accepted(conn)
+            except Exception as exc:  # the listener must outlive any one connection
+                conn.close()
+                self._internal_error(exc)
 
     def _accept_failed(self, exc: OSError, now: float) -> None:
         self.accept_errors += 1
