@@ -51,6 +51,9 @@ POLL_SECONDS = 0.25
 #: A listener that could not be opened (port in use) is tried again every this
 #: many polls, without a console message each time.
 RETRY_POLLS = 20
+#: After streamed responses, freed memory goes back to the system at most every
+#: this many polls (it collects garbage, which holds the interpreter a moment).
+RELEASE_POLLS = 8
 #: Longest wait for the event loop to start or stop one server.
 _CALL_SECONDS = 30.0
 _TOKENS = itertools.count(1)
@@ -249,7 +252,8 @@ class HttpService:
                 self._refresh_served(served, records[key], status)
             self._drain(served, status)
             self._report_shortage(served)
-            served.server.release_memory()
+            if self.polls % RELEASE_POLLS == 0:
+                served.server.release_memory()
         self.polls += 1
 
     def _open_store(self) -> Store:
