@@ -100,7 +100,20 @@ def serve_mqtool(port: int, stdlib: bool) -> None:
             packer = zlib.compressobj(LEVEL, zlib.DEFLATED, wbits)
             return packer.compress(data) + packer.flush()
 
+        class StdlibCompressor:
+            """The streaming form (bodies over BODY_BUFFER), also the standard library's."""
+
+            def __init__(self, technique: str) -> None:
+                self._packer = zlib.compressobj(LEVEL, zlib.DEFLATED, 31 if technique == "GZIP" else 15)
+
+            def compress(self, data: bytes) -> bytes:
+                return self._packer.compress(data)
+
+            def flush(self) -> bytes:
+                return self._packer.flush()
+
         server_module.compress = stdlib_compress  # type: ignore[assignment]
+        server_module.Compressor = StdlibCompressor  # type: ignore[assignment,misc]
     folder = Path(os.environ.get("TMPDIR", "/tmp"))
     options = ServerOptions(
         name="BENCH",

@@ -48,20 +48,22 @@ def http() -> None:
 
 @http.command(context_settings=_CONTEXT)
 @click.argument("name")
-@click.option("--port", type=int, required=True, help="TCP port, 1-65535, or 0 to let the system choose.")
+# The numbers are taken as typed and checked by the file's own rules (ASCII digits,
+# in range), so `--port ٣` is refused like PORT-٣ in the file.
+@click.option("--port", required=True, metavar="N", help="TCP port, 1-65535, or 0 to let the system choose.")
 @click.option("--comp", default="", metavar="CODINGS", help="deflate, gzip or both, in priority order [none].")
-@click.option("--compsizehw", type=int, default=0, help="Smallest body compressed in hardware; 0 = never [0].")
-@click.option("--compsizesw", type=int, default=0, help="Smallest body compressed in software; 0 = never [0].")
+@click.option("--compsizehw", default="0", metavar="N", help="Smallest body compressed in hardware; 0 = never [0].")
+@click.option("--compsizesw", default="0", metavar="N", help="Smallest body compressed in software; 0 = never [0].")
 @click.option("--system", "system_name", metavar="NAME", help="The z/TPF system [the current one].")
 @click.option("--force", is_flag=True, help="Replace an existing file.")
 @click.pass_obj
 def init(
     app: App,
     name: str,
-    port: int,
+    port: str,
     comp: str,
-    compsizehw: int,
-    compsizesw: int,
+    compsizehw: str,
+    compsizesw: str,
     system_name: str | None,
     force: bool,
 ) -> None:
@@ -165,6 +167,8 @@ def list_servers(app: App, system_name: str | None, fmt: str) -> None:
     if not table:
         click.echo("No HTTP servers: mqtool http init NAME --port N writes one.")
         return
+    # A file with an error is one row like the others, its error below the table.
+    errors = [f"{row['system']} {row['server']}: {row['error']}" for row in rows if row["error"]]
     if sys.stdout.isatty():
         from rich.console import Console
         from rich.table import Table
@@ -173,7 +177,9 @@ def list_servers(app: App, system_name: str | None, fmt: str) -> None:
         for line in table:
             grid.add_row(*line)
         Console().print(grid)
-        return
-    widths = [max(len(h), *(len(line[i]) for line in table)) for i, h in enumerate(headings)]
-    for line in [headings, *table]:
-        click.echo("  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True)).rstrip())
+    else:
+        widths = [max(len(h), *(len(line[i]) for line in table)) for i, h in enumerate(headings)]
+        for line in [headings, *table]:
+            click.echo("  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True)).rstrip())
+    for error in errors:
+        click.echo(error)

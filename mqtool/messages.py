@@ -312,6 +312,23 @@ CATALOGUE: dict[str, Entry] = {
         "HTTP SERVER {name} NO LONGER LISTENING",
         "Console: a real-time loop closed the server's listener (STOP, a new START, or the loop ended).",
     ),
+    "HTTPS0300W": Entry(
+        "HTTP SERVER {name} MAXCONN {maxconn} IS OVER WHAT THE FILE DESCRIPTOR LIMIT {limit} ALLOWS"
+        " - AT MOST {effective} CONNECTIONS",
+        "START or REFRESH (and, on the console, the serving loop with its own limit): the process may open"
+        " only so many files (ulimit -n), some of them for itself; connections over the effective value"
+        " are refused (REFUSED). Raise the limit or lower MAXCONN.",
+    ),
+    "HTTPS0301W": Entry(
+        "HTTP SERVER {name} CANNOT ACCEPT CONNECTIONS - {reason} - NEW CONNECTIONS WAIT",
+        "Console: the serving process ran out of file descriptors (or memory); it waits and accepts again"
+        " as connections close. Written once, and again at most once a minute while it lasts.",
+    ),
+    "HTTPS0302W": Entry(
+        "SERVING PROCESS {pid} DID NOT STORE THE COUNTS OF {name} IN TIME - THE LAST ONES MAY BE MISSING",
+        "ZHTPS STATS asked the loop that serves the server to store its counts and it did not answer within"
+        " 10 seconds (busy, or stopped): the display shows what the store has, up to a poll old.",
+    ),
     "HTTPS0101E": Entry(
         "HTTP SERVER {name} NOT STARTED - {error}",
         "NAME.conf has an error, named with its file and line; nothing changed.",

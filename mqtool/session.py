@@ -166,6 +166,11 @@ class Session:
         if check_only:
             return Outcome(status=OK, system=target.name)
         handler = _module(f"mqtool.commands.{dialect}.{checked.verb.module}")
+        before = getattr(handler, "before_transaction", None)
+        if before is not None:
+            # Work that must not hold the store's lock (ZHTPS STATS waits for the
+            # serving process to store its counts, which needs the lock).
+            before(self, target, checked)
         with self.store.transaction(write=checked.verb.writes) as tx:
             system = tx.get_system(target.name) or target
             context = Context(self, tx, system, table, self.clock)

@@ -402,6 +402,39 @@ def test_httpconf_directive(mq: MQ) -> None:
     assert "/etc/tpf_httpserver/BAD.conf:1: PORT-x: must be a whole number" in out
 
 
+def test_one_bad_file_never_breaks_the_others(mq: MQ) -> None:
+    # issue 8: a value of 4,300+ digits made START, DISPLAY ALL, http list and
+    # .httpconf exit 70 for every server of the system.
+    huge = "9" * 5000
+    out = mq("cmd", f".httpconf BIG PORT-0 MAXCONN-{huge}", ".httpconf GOOD PORT-8081").output
+    assert "MQT0206I Wrote /etc/tpf_httpserver/BIG.conf of TPF1 (2 lines)" in out
+    result = mq("cmd", "ZHTPS START S-BIG", "ZHTPS START S-GOOD")
+    assert result.exit_code != 70 and "Traceback" not in result.output
+    assert "HTTPS0101E 10.41.22 HTTP SERVER BIG NOT STARTED - /etc/tpf_httpserver/BIG.conf:2: MAXCONN-9999" in (
+        result.output
+    )
+    assert "must be a whole number from 1 to 65535" in result.output
+    assert "HTTPS0001I 10.41.22 HTTP SERVER GOOD STARTED - PORT 8081" in result.output
+    result = mq("cmd", "ZHTPS DISPLAY ALL")
+    assert result.exit_code == 0, result.output
+    assert "SERVER BIG" in result.output and "ERROR /etc/tpf_httpserver/BIG.conf:2: MAXCONN-" in result.output
+    assert "SERVER GOOD" in result.output and "PORT 8081" in result.output
+    listed = mq("http", "list")
+    assert listed.exit_code == 0, listed.output
+    lines = listed.output.splitlines()
+    assert lines[1].split()[:5] == ["TPF1", "BIG", "STOPPED", "NO", "ERROR"]
+    assert lines[2].split()[:5] == ["TPF1", "GOOD", "STARTED", "NO", "8081"]
+    # the table names the error too, below the rows
+    assert any(line.startswith("TPF1 BIG: /etc/tpf_httpserver/BIG.conf:2: MAXCONN-") for line in lines[3:])
+    rows = json.loads(mq("http", "list", "--format", "json").output)
+    assert "from 1 to 65535" in rows[0]["error"] and rows[1]["error"] == ""
+
+
+def test_non_ascii_digits_are_refused(mq: MQ) -> None:
+    out = mq("cmd", ".httpconf WEB1 PORT-0 MAXCONN-\u0663", "ZHTPS START S-WEB1").output
+    assert "HTTPS0101E" in out and "MAXCONN-\u0663: must be a whole number from 1 to 65535" in out
+
+
 # --------------------------------------------------------------- mqtool http
 def test_http_init_writes_a_file_that_starts(mq: MQ) -> None:
     result = mq("http", "init", "http81port", "--port", "8081", "--comp", "deflate, gzip", "--compsizehw", "20000")
@@ -425,6 +458,9 @@ def test_http_init_writes_a_file_that_starts(mq: MQ) -> None:
         (["WEB1", "--port", "70000"], "mqtool: error: PORT-70000: must be a whole number from 0 to 65535"),
         (["WEB1", "--port", "80", "--comp", "br"], "mqtool: error: COMP-br: 'br' is not a coding"),
         (["WEB1", "--port", "80", "--compsizehw", "-1"], "mqtool: error: COMPSIZEHW--1"),
+        (["WEB1", "--port", "\u0668\u0660"], "mqtool: error: PORT-\u0668\u0660: must be a whole number"),
+        (["WEB1", "--port", "9" * 5000], "mqtool: error: PORT-9999"),
+        (["WEB1", "--port", "80", "--compsizesw", "1\u0663"], "mqtool: error: COMPSIZESW-1\u0663"),
         (["WEB1", "--port", "80", "--system", "CSQ1"], "mqtool: error: system CSQ1 is z/OS"),
         (["WEB1", "--port", "80", "--system", "NOPE"], "mqtool: error: no system named NOPE"),
     ],

@@ -127,6 +127,16 @@ def test_frozen(tmp_path: Path) -> None:
         ("PORT-80\nCOMPSIZEHW--1\n", 2, "from 0 to 2147483647"),
         ("PORT-80\nCOMPSIZEHW-2147483648\n", 2, "from 0 to 2147483647"),
         ("PORT-80\nCOMPSIZESW-1k\n", 2, "COMPSIZESW-1k: must be a whole number"),
+        # issue 8: 4,300+ digits made int() raise a plain ValueError (exit 70 everywhere)
+        ("PORT-" + "9" * 5000 + "\n", 1, "from 0 to 65535"),
+        ("PORT-80\nMAXCONN-" + "1" * 4301 + "\n", 2, "from 1 to 65535"),
+        ("PORT-80\nCOMPSIZEHW-" + "7" * 10_000 + "\n", 2, "from 0 to 2147483647"),
+        ("PORT-80\nCOMPSIZESW-1" + "0" * 4400 + "\n", 2, "from 0 to 2147483647"),
+        ("PORT-80\nTIMEOUT-" + "9" * 5000 + ".5\n", 2, "from 0.001 to 86400"),
+        ("PORT-80\nMAXCONN-\u0663\n", 2, "MAXCONN-\u0663: must be a whole number"),  # Arabic-Indic 3
+        ("PORT-80\nMAXCONN-1\u0663\n", 2, "from 1 to 65535"),
+        ("PORT-80\nTIMEOUT-\u0661.5\n", 2, "from 0.001 to 86400"),
+        ("PORT-80\nCOMPSIZEHW-\uff11\n", 2, "from 0 to 2147483647"),  # fullwidth 1
         ("# only a comment\n\nIP-127.0.0.1\n", 3, "end of file without a PORT line"),
         ("", 1, "PORT is required"),
     ],
@@ -219,3 +229,14 @@ def test_port_0_lets_the_system_choose(tmp_path: Path) -> None:
 def test_template_rejects_what_would_not_load(kwargs: dict[str, object]) -> None:
     with pytest.raises(ValueError, match=r"must|not a coding"):
         template("WEB1", **kwargs)  # type: ignore[arg-type]
+
+
+def test_long_numbers_are_checked_without_converting(tmp_path: Path) -> None:
+    # Leading zeros do not make a number out of range; the value shown in an
+    # error is shortened so one bad line cannot flood a console.
+    path = _write(tmp_path, "PORT-" + "0" * 5000 + "80\nMAXCONN-" + "0" * 5000 + "\n")
+    error = _error(path)
+    assert "MAXCONN-0000000000" in str(error) and "(5000 characters)" in str(error)
+    assert len(str(error)) < 300
+    path = _write(tmp_path, "PORT-" + "0" * 5000 + "80\n")
+    assert load_options(path, "WEB1").port == 80

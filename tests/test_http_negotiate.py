@@ -164,7 +164,9 @@ def test_header_like_text_never_raises(header: str) -> None:
     [
         (20000, True, 20000, 0, "hw"),  # at the threshold counts
         (19999, True, 20000, 0, None),
-        (19999, True, 20000, 1000, "sw"),  # below HW, above SW
+        (19999, True, 20000, 1000, None),  # with the accelerator COMPSIZEHW alone decides
+        (5000, True, 20000, 1000, None),  # issue 8: a z15 never falls through to COMPSIZESW
+        (19999, False, 20000, 1000, "sw"),  # no accelerator: COMPSIZESW decides
         (50000, False, 20000, 1000, "sw"),  # no accelerator: software only
         (50000, False, 20000, 0, None),
         (50000, True, 0, 1000, "sw"),  # COMPSIZEHW 0: never in hardware

@@ -3,14 +3,15 @@ HTTPS style, and what the verb modules share (files, records, times, framing).""
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from mqtool.commands.ztpf_mq import failure, response  # the one z/TPF console framing
 from mqtool.complex import PLATFORM_NAMES
-from mqtool.engine.http.config import ConfigError, ServerOptions, load_options
-from mqtool.engine.http.records import HTTPSERVER, conf_folder, conf_path, shown_path
+from mqtool.engine.http.config import ConfigError, ServerOptions, connection_bound, descriptor_limit, load_options
+from mqtool.engine.http.records import HTTPSERVER, ServerStatus, conf_folder, conf_path, shown_path
 from mqtool.parse import ztpf
 from mqtool.parse.command import Command, LexError
 from mqtool.response import FAILED, SYNTAX, Response
@@ -19,10 +20,17 @@ from mqtool.tables import Table, ValidationError, load
 
 DIALECT = "ztpf_http"
 COMMAND = "ZHTPS"  # what responses print, whichever spelling was typed
+#: How long `.http` and STATS wait for a serving loop (opening a listener, storing
+#: its counts): DRAIN_POLLS polls of DRAIN_POLL_SECONDS, 10 s, longer than the
+#: slowest `mqtool serve --interval` (5 s). No clock is read, so frozen clocks work.
+DRAIN_POLLS = 400
+DRAIN_POLL_SECONDS = 0.025
 
 __all__ = [
     "COMMAND",
     "DIALECT",
+    "DRAIN_POLLS",
+    "DRAIN_POLL_SECONDS",
     "bootstrap",
     "config_error",
     "failure",
@@ -30,9 +38,12 @@ __all__ = [
     "lex_error",
     "local_time",
     "read_options",
+    "read_status",
     "response",
     "state_dir",
+    "store_counts_now",
     "validation_error",
+    "warn_descriptors",
     "wrong_system",
 ]
 
@@ -125,6 +136,47 @@ def read_options(folder: Path, system: str, name: str) -> ServerOptions | str:
         return load_options(conf_path(folder, system, name), name)
     except ConfigError as exc:
         return config_error(folder, system, exc)
+
+
+def warn_descriptors(result: Response, name: str, options: ServerOptions) -> None:
+    """HTTPS0300W when this process's file descriptor limit allows fewer
+    connections than MAXCONN (a serving loop checks its own limit again)."""
+    limit = descriptor_limit()
+    effective = connection_bound(options.maxconn, limit)
+    if effective < options.maxconn:
+        result.add("HTTPS0300W", name=name, maxconn=options.maxconn, limit=limit, effective=effective)
+
+
+def read_status(session: Any, system: str, name: str) -> ServerStatus:
+    """The server's run state as the store has it now (a transaction of its own)."""
+    with session.store.transaction(write=False) as tx:
+        return ServerStatus.of(tx.get_object(system, HTTPSERVER, name))
+
+
+def store_counts_now(session: Any, system: str, name: str) -> bool:
+    """Has the loop that listens for the server store the counts it holds in
+    memory, and waits until it has (what `.http` and ZHTPS STATS need to show
+    every response completed before them). Runs outside any transaction: the
+    loop needs the store's write lock to answer. Returns False when a live loop
+    did not answer within DRAIN_POLLS polls; True when it did, or when no loop
+    holds the server (the store then has every count)."""
+    if read_status(session, system, name).live_owner() is None:
+        return True  # without taking the write lock
+    with session.store.transaction() as tx:
+        record = tx.get_object(system, HTTPSERVER, name)
+        status = ServerStatus.of(record)
+        if record is None or status.live_owner() is None:
+            return True
+        status.drain_request += 1
+        wanted = status.drain_request
+        record.status = status.to_dict()
+        tx.put_status(record)
+    for _ in range(DRAIN_POLLS):
+        owner = read_status(session, system, name).live_owner()
+        if owner is None or owner.drained >= wanted:
+            return True
+        time.sleep(DRAIN_POLL_SECONDS)
+    return False
 
 
 def server_record(tx: Transaction, system: str, name: str) -> ObjectRecord | None:

@@ -30,7 +30,7 @@ from mqtool.engine.http.records import (
 from mqtool.response import FAILED, Response
 from mqtool.tables import check_name, load
 
-from . import DIALECT, state_dir
+from . import DIALECT, DRAIN_POLL_SECONDS, DRAIN_POLLS, read_status, state_dir, store_counts_now
 
 if TYPE_CHECKING:
     from mqtool.parse.command import Directive
@@ -41,10 +41,6 @@ __all__ = ["do_http", "do_httpconf"]
 
 HTTP_USAGE = ".http SERVER PATH [accept-encoding='...'] [http=1.0] [method=GET]"
 HTTPCONF_USAGE = ".httpconf NAME 'KEYWORD-value' ..."
-#: How long `.http` waits for a loop that is opening the listener, or storing its
-#: statistics; in polls of _POLL seconds (no clock is read, so frozen clocks work).
-_WAIT_POLLS = 200
-_POLL = 0.025
 
 
 def _usage(name: str, reason: str) -> Response:
@@ -105,7 +101,7 @@ def do_http(session: Session, directive: Directive, current: SystemRecord | None
         owner = _listening_owner(session, system.name, name, status)
         if owner is not None and owner.port is not None:
             reply = exchange(owner.ip, owner.port)
-            _ask_owner_to_store(session, system.name, name)
+            store_counts_now(session, system.name, name)
         else:
             options = options_from_attrs(name, record.attrs)
             reply, stats = serve_once(options, system.has_accelerator, session.clock.perf, exchange)
@@ -138,42 +134,18 @@ def do_http(session: Session, directive: Directive, current: SystemRecord | None
     return response
 
 
-def _read_status(session: Session, system: str, name: str) -> ServerStatus:
-    with session.store.transaction(write=False) as tx:
-        return ServerStatus.of(tx.get_object(system, HTTPSERVER, name))
-
-
 def _listening_owner(session: Session, system: str, name: str, status: ServerStatus) -> Owner | None:
     """The live loop listening for the server; waits while it is opening the
     listener. None when no loop holds the server (serve in-process then)."""
-    for _ in range(_WAIT_POLLS):
+    for _ in range(DRAIN_POLLS):
         owner = status.live_owner()
         if owner is None or owner.port is not None:
             return owner
-        time.sleep(_POLL)
-        status = _read_status(session, system, name)
+        time.sleep(DRAIN_POLL_SECONDS)
+        status = read_status(session, system, name)
         if status.state != STARTED:
             return None
     return None
-
-
-def _ask_owner_to_store(session: Session, system: str, name: str) -> None:
-    """Has the listening loop store its statistics now, so the next command sees
-    this request; gives up quietly after a few seconds (it stores them anyway)."""
-    with session.store.transaction() as tx:
-        record = tx.get_object(system, HTTPSERVER, name)
-        if record is None:
-            return
-        status = ServerStatus.of(record)
-        status.drain_request += 1
-        wanted = status.drain_request
-        record.status = status.to_dict()
-        tx.put_status(record)
-    for _ in range(_WAIT_POLLS):
-        owner = _read_status(session, system, name).live_owner()
-        if owner is None or owner.drained >= wanted:
-            return
-        time.sleep(_POLL)
 
 
 def do_httpconf(session: Session, directive: Directive, current: SystemRecord | None) -> Response:

@@ -8,7 +8,7 @@ from mqtool.response import Response
 from mqtool.session import Context
 from mqtool.validate import Request
 
-from . import failure, read_options, response, server_record, state_dir
+from . import failure, read_options, response, server_record, state_dir, warn_descriptors
 from .start import port_user
 
 
@@ -35,6 +35,7 @@ def handle(ctx: Context, req: Request) -> Response:
     ctx.tx.put_object(record)
     result = response()
     result.add("HTTPS0003I", name=name)
+    warn_descriptors(result, name, options)
     if new_place != old_place:
         # A listener is not moved under its open connections (mqtool's choice).
         result.add("HTTPS0007W", name=name, ip=options.ip, port=options.port)

@@ -13,7 +13,7 @@ from mqtool.session import Context
 from mqtool.state import ObjectRecord, Transaction
 from mqtool.validate import Request
 
-from . import failure, read_options, response, server_record, state_dir
+from . import failure, read_options, response, server_record, state_dir, warn_descriptors
 
 _WILDCARDS = ("0.0.0.0", "::")
 
@@ -52,6 +52,7 @@ def handle(ctx: Context, req: Request) -> Response:
     tx.put_object(ObjectRecord(system, HTTPSERVER, name, options_to_attrs(options), status.to_dict(), created, now))
     result = response()
     result.add("HTTPS0001I", name=name, port=options.port)
+    warn_descriptors(result, name, options)
     if not service_alive(tx):
         result.add("HTTPS0006I", name=name)
     return result

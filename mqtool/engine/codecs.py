@@ -55,6 +55,7 @@ __all__ = [
     "CodecError",
     "CodecLimitError",
     "CodecRow",
+    "Compressor",
     "compress",
     "decompress",
     "describe",
@@ -115,6 +116,7 @@ FALLBACK: Mapping[str, CodecRow] = {
 
 _WBITS = {"zlib": 15, "gzip": 31}
 _GZIP_OS_UNKNOWN = 255
+_GZIP_OS_BYTE = 9
 
 _active: dict[str, CodecRow] = {}
 
@@ -180,10 +182,48 @@ def compress(technique: str, data: bytes) -> bytes:
         return _rle_encode(data)
     out = _module(r.library).compress(data, r.level, _WBITS[r.format])
     if r.format == "gzip":
-        # The gzip header's OS byte is the build platform's (3 on Unix, 10 on
-        # Windows ...); 255 "unknown" makes the output the same everywhere.
-        out = out[:9] + bytes((_GZIP_OS_UNKNOWN,)) + out[10:]
+        out = _os_unknown(out, 0)
     return out
+
+
+def _os_unknown(out: bytes, offset: int) -> bytes:
+    """`out`, which starts `offset` bytes into a gzip stream, with the header's OS
+    byte (offset 9) set to 255 "unknown": zlib writes the build platform's (3 on
+    Unix, 10 on Windows ...), and the output must be the same everywhere."""
+    at = _GZIP_OS_BYTE - offset
+    if 0 <= at < len(out):
+        out = out[:at] + bytes((_GZIP_OS_UNKNOWN,)) + out[at + 1 :]
+    return out
+
+
+class Compressor:
+    """Compresses one stream in pieces, for bodies too large to hold whole: call
+    `compress(piece)` for each piece and `flush()` once at the end; the outputs
+    joined are one stream in the technique's format, which `decompress()` reads.
+    Same table row, level and format as `compress()`; the RLE row has no
+    streaming form (CodecError)."""
+
+    def __init__(self, technique: str) -> None:
+        r = row(technique)
+        if r.format == "rle":
+            raise CodecError(f"{technique} cannot be compressed in pieces")
+        lib = _module(r.library)
+        self._packer = lib.compressobj(r.level, lib.DEFLATED, _WBITS[r.format])
+        self._gzip = r.format == "gzip"
+        self._written = 0
+
+    def compress(self, data: bytes | memoryview) -> bytes:
+        return self._out(self._packer.compress(data))
+
+    def flush(self) -> bytes:
+        """The rest of the stream; the compressor cannot be used after it."""
+        return self._out(self._packer.flush())
+
+    def _out(self, out: bytes) -> bytes:
+        if self._gzip and self._written <= _GZIP_OS_BYTE:
+            out = _os_unknown(out, self._written)
+        self._written += len(out)
+        return out
 
 
 def decompress(technique: str, data: bytes, max_length: int | None = None) -> bytes:

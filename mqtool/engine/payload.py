@@ -38,9 +38,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-__all__ = ["PATTERNS", "PatternError", "generate", "min_document_size"]
+__all__ = ["PATTERNS", "PatternError", "Piece", "generate", "generate_pieces", "min_document_size"]
 
 PATTERNS: tuple[str, ...] = ("xml", "json", "text", "random")
+#: A piece of a generated message (see generate_pieces).
+Piece = bytes | memoryview
 
 # Each corpus is built once per (pattern, seed) and messages are windows cut out of
 # it, which is what makes a 2 KB message cost microseconds. 512 KiB is larger than
@@ -565,18 +567,21 @@ def _mix(seed: int, index: int) -> int:
 
 
 # ------------------------------------------------------------------- messages
-def _window(corpus: _Corpus, index: int, budget: int) -> bytes:
-    """Whole records from the index's own start record, at most `budget` bytes."""
+def _window(corpus: _Corpus, index: int, budget: int) -> list[Piece]:
+    """Whole records from the index's own start record, at most `budget` bytes, as
+    slices of the corpus: one per whole copy of it and one for the rest."""
     per_copy = (len(corpus.cuts) - 1) // 2
     k = (corpus.first + index * corpus.stride) % per_copy
     start = corpus.cuts[k]
     copies, rest = divmod(budget, corpus.size)
     # The last cut at or before start + rest keeps every record whole.
     j = bisect.bisect_right(corpus.cuts, start + rest) - 1
-    part = corpus.data[start : corpus.cuts[j]]
-    if copies:
-        part = corpus.data[start : start + corpus.size] * copies + part
-    return part
+    if not copies:
+        return [corpus.data[start : corpus.cuts[j]]]
+    # Views, not copies: a 16 MiB document is 32 views of one 512 KiB corpus.
+    view = memoryview(corpus.data)
+    pieces: list[Piece] = [view[start : start + corpus.size]] * copies
+    return [*pieces, view[start : corpus.cuts[j]]]
 
 
 def _filler(seed: int, index: int, n: int) -> bytes:
@@ -626,7 +631,7 @@ _JSON_FRAME = _Frame(
 )
 
 
-def _document(pattern: str, frame: _Frame, size: int, seed: int, index: int) -> bytes:
+def _document(pattern: str, frame: _Frame, size: int, seed: int, index: int) -> list[Piece]:
     """Header, whole records, then a remark whose length makes the size exact."""
     if size >= _SMALL_DOCUMENT:
         noise = _noise(seed)
@@ -644,38 +649,40 @@ def _document(pattern: str, frame: _Frame, size: int, seed: int, index: int) -> 
         head = frame.short_head.format(seq=index).encode()
         if size < len(head) + len(frame.open_tail) + len(frame.close_tail):
             # Too small to be well formed: the start of a regular document.
-            return _document(pattern, frame, _SMALL_DOCUMENT, seed, index)[:size]
+            return [b"".join(_document(pattern, frame, _SMALL_DOCUMENT, seed, index))[:size]]
     budget = size - len(head) - len(frame.open_tail) - len(frame.close_tail)
     records = _window(_records(pattern, seed), index, budget)
-    remark = _filler(seed, index, budget - len(records))
-    return b"".join((head, records, frame.open_tail, remark, frame.close_tail))
+    remark = _filler(seed, index, budget - sum(len(piece) for piece in records))
+    return [head, *records, frame.open_tail, remark, frame.close_tail]
 
 
-def _xml(size: int, seed: int, index: int) -> bytes:
+def _xml(size: int, seed: int, index: int) -> list[Piece]:
     return _document("xml", _XML_FRAME, size, seed, index)
 
 
-def _json(size: int, seed: int, index: int) -> bytes:
+def _json(size: int, seed: int, index: int) -> list[Piece]:
     return _document("json", _JSON_FRAME, size, seed, index)
 
 
-def _plain_text(size: int, seed: int, index: int) -> bytes:
+def _plain_text(size: int, seed: int, index: int) -> list[Piece]:
     corpus = _text(seed)
     per_copy = (len(corpus.cuts) - 1) // 2
     start = corpus.cuts[(corpus.first + index * corpus.stride) % per_copy]
     if size <= corpus.size:
-        return corpus.data[start : start + size]
+        return [corpus.data[start : start + size]]
     copies, rest = divmod(size, corpus.size)
-    return corpus.data[start : start + corpus.size] * copies + corpus.data[start : start + rest]
+    view = memoryview(corpus.data)
+    pieces: list[Piece] = [view[start : start + corpus.size]] * copies
+    return [*pieces, view[start : start + rest]]
 
 
-def _random(size: int, seed: int, index: int) -> bytes:
+def _random(size: int, seed: int, index: int) -> list[Piece]:
     if size > _CORPUS_BYTES // 2:
         # Large random messages get their own stream so that no message repeats
         # itself (a long-window compressor would otherwise find the repeat).
-        return hashlib.shake_256(b"mqtool.payload:random-large:%d:%d" % (seed, index)).digest(size)
+        return [hashlib.shake_256(b"mqtool.payload:random-large:%d:%d" % (seed, index)).digest(size)]
     start = _mix(seed, index) % _CORPUS_BYTES
-    return _noise(seed).raw[start : start + size]
+    return [_noise(seed).raw[start : start + size]]
 
 
 _FRAMES = {"xml": _XML_FRAME, "json": _JSON_FRAME}
@@ -695,7 +702,7 @@ def min_document_size(pattern: str, index: int = 0) -> int:
     return len(frame.short_head.format(seq=index)) + len(frame.open_tail) + len(frame.close_tail)
 
 
-_GENERATORS: dict[str, Callable[[int, int, int], bytes]] = {
+_GENERATORS: dict[str, Callable[[int, int, int], list[Piece]]] = {
     "xml": _xml,
     "json": _json,
     "text": _plain_text,
@@ -705,6 +712,19 @@ _GENERATORS: dict[str, Callable[[int, int, int], bytes]] = {
 
 def generate(pattern: str, size: int, seed: int = 0, index: int = 0) -> bytes:
     """Message number `index` of the stream (pattern, seed): exactly `size` bytes."""
+    pieces = generate_pieces(pattern, size, seed, index)
+    if len(pieces) == 1 and isinstance(pieces[0], bytes):
+        return pieces[0]
+    return b"".join(pieces)
+
+
+def generate_pieces(pattern: str, size: int, seed: int = 0, index: int = 0) -> list[Piece]:
+    """`generate()` in pieces whose concatenation is the message, for streaming it.
+
+    The bulk of a large xml, json or text message is views of the generator's
+    shared corpora (512 KiB each), so a 16 MiB document costs no memory of its
+    own; a large random message is one piece of its full size.
+    """
     try:
         make = _GENERATORS[pattern]
     except (KeyError, TypeError):
@@ -712,5 +732,5 @@ def generate(pattern: str, size: int, seed: int = 0, index: int = 0) -> bytes:
     if size < 0:
         raise PatternError(f"payload size must be 0 or more, not {size}")
     if size == 0:
-        return b""
+        return [b""]
     return make(size, seed, index)

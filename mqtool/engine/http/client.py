@@ -17,10 +17,10 @@ from typing import TypeVar
 from mqtool.engine.codecs import CodecError, decompress
 
 from .config import ServerOptions
-from .server import MAX_COMPRESSIBLE, HttpServer
+from .server import HttpServer
 from .stats import HttpStats
 
-__all__ = ["Reply", "connect_address", "decode_body", "request", "serve_once"]
+__all__ = ["MAX_DECODED", "Reply", "connect_address", "decode_body", "request", "serve_once"]
 
 T = TypeVar("T")
 # What may stand in a request line: visible ASCII, no blanks (RFC 9112 request-target).
@@ -28,6 +28,8 @@ _TARGET = re.compile(r"[!-~]+")
 _METHOD = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 _HEADER_VALUE = re.compile(r"[\t -~]*")
 _CODINGS = {"gzip": "GZIP", "x-gzip": "GZIP", "deflate": "DEFLATE"}
+#: The largest decoded body `.http` accepts (the inflation guard of decode_body).
+MAX_DECODED = 64 * 1024 * 1024
 
 
 @dataclass
@@ -111,7 +113,7 @@ def decode_body(reply: Reply) -> bytes:
     if technique is None:
         raise ValueError(f"unknown Content-Encoding {coding}")
     try:
-        return decompress(technique, reply.body, max_length=MAX_COMPRESSIBLE)
+        return decompress(technique, reply.body, max_length=MAX_DECODED)
     except CodecError as exc:
         raise ValueError(f"the body does not decode as {coding}: {exc}") from None
 

@@ -18,8 +18,11 @@ __all__ = [
     "DEFAULT_MAXCONN",
     "DEFAULT_TIMEOUT",
     "KEYWORDS",
+    "RESERVED_DESCRIPTORS",
     "ConfigError",
     "ServerOptions",
+    "connection_bound",
+    "descriptor_limit",
     "load_options",
     "parse_options",
     "template",
@@ -36,6 +39,10 @@ MAXCONN_RANGE = (1, 65535)
 TIMEOUT_RANGE = (0.001, 86400.0)
 COMPSIZE_RANGE = (0, 2147483647)
 COMP_CODINGS = ("deflate", "gzip")
+#: Descriptors a serving process keeps for itself (the store and its journal, the
+#: event loop, listeners, files being sent) when MAXCONN is held against its
+#: RLIMIT_NOFILE: a server takes at most limit - RESERVED_DESCRIPTORS connections.
+RESERVED_DESCRIPTORS = 32
 
 #: Every keyword of NAME.conf with its one-line meaning, in file order.
 KEYWORDS: dict[str, str] = {
@@ -49,10 +56,15 @@ KEYWORDS: dict[str, str] = {
     ),
     "COMP": "content codings in priority order: deflate, gzip or both, comma-separated; empty = none [empty]",
     "COMPSIZEHW": "smallest body compressed by the zEDC accelerator (z15 and later); 0 = never in hardware [0]",
-    "COMPSIZESW": "smallest body compressed in software; 0 = never in software [0]",
+    "COMPSIZESW": (
+        "smallest body compressed in software when there is no accelerator or COMPSIZEHW is 0;"
+        " 0 = never in software [0]"
+    ),
 }
 
 _DIGITS = re.compile(r"[0-9]+")
+# Values longer than this are cut in error messages.
+_SHOWN_CHARACTERS = 40
 _DECIMAL = re.compile(r"[0-9]+(?:\.[0-9]{1,3})?")
 
 
@@ -85,23 +97,46 @@ class ServerOptions:
     path: Path
 
 
+def descriptor_limit() -> int | None:
+    """This process's soft limit of open file descriptors; None when unlimited or
+    unknown (a platform without the resource module)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not POSIX
+        return None
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    return None if soft == resource.RLIM_INFINITY else int(soft)
+
+
+def connection_bound(maxconn: int, limit: int | None) -> int:
+    """The connections a server can really hold open: MAXCONN, unless the file
+    descriptor `limit` (see descriptor_limit) allows fewer; never below 1."""
+    if limit is None:
+        return maxconn
+    return max(1, min(maxconn, limit - RESERVED_DESCRIPTORS))
+
+
 class _BadValue(ValueError):
     """A value outside its keyword's rules; the text says what is allowed."""
 
 
 def _whole_number(low: int, high: int) -> Callable[[str], int]:
     def convert(value: str) -> int:
-        # int() would also take "+5", "1_000" and non-ASCII digits.
-        if not _DIGITS.fullmatch(value) or not low <= int(value) <= high:
+        # int() would also take "+5", "1_000" and non-ASCII digits, and refuses
+        # more than 4300 digits with a ValueError of its own: the length is
+        # checked first, so a number is only converted when it can be in range.
+        digits = value.lstrip("0") or "0"
+        if not _DIGITS.fullmatch(value) or len(digits) > len(str(high)) or not low <= int(digits) <= high:
             raise _BadValue(f"must be a whole number from {low} to {high}")
-        return int(value)
+        return int(digits)
 
     return convert
 
 
 def _seconds(value: str) -> float:
     low, high = TIMEOUT_RANGE
-    if not _DECIMAL.fullmatch(value) or not low <= float(value) <= high:
+    whole = value.partition(".")[0].lstrip("0")
+    if not _DECIMAL.fullmatch(value) or len(whole) > len(f"{high:.0f}") or not low <= float(value) <= high:
         raise _BadValue(f"must be a number of seconds from {low:g} to {high:g} with at most 3 decimals")
     return float(value)
 
@@ -149,6 +184,13 @@ _CONVERTERS: dict[str, Callable[[str], Any]] = {
 }
 
 
+def _shown(value: str) -> str:
+    """A value as an error message quotes it: a long one is cut, with its length."""
+    if len(value) <= _SHOWN_CHARACTERS:
+        return value
+    return f"{value[:_SHOWN_CHARACTERS]}... ({len(value)} characters)"
+
+
 def parse_options(text: str, path: Path, name: str) -> ServerOptions:
     """Reads the text of NAME.conf; `path` locates relative DOCROOTs and errors.
 
@@ -186,8 +228,8 @@ def parse_options(text: str, path: Path, name: str) -> ServerOptions:
             )
         try:
             values[keyword] = _CONVERTERS[keyword](value)
-        except _BadValue as exc:
-            raise ConfigError(f"{where}: {keyword}-{value}: {exc}", path, number) from None
+        except (ValueError, OverflowError) as exc:  # _BadValue, or anything a converter missed
+            raise ConfigError(f"{where}: {keyword}-{_shown(value)}: {exc}", path, number) from None
         first_line[keyword] = number
     if "PORT" not in values:
         end = max(len(lines), 1)
@@ -237,15 +279,16 @@ def load_options(path: Path, name: str) -> ServerOptions:
 
 def template(
     name: str,
-    port: int,
+    port: int | str,
     comp: Sequence[str] = (),
-    compsizehw: int = 0,
-    compsizesw: int = 0,
+    compsizehw: int | str = 0,
+    compsizesw: int | str = 0,
 ) -> str:
     """A commented NAME.conf with every keyword, for `mqtool http init NAME`.
 
-    Raises ValueError for values load_options would reject, so a written template
-    always loads.
+    Numbers may be given as the text typed (checked by the file's own rules:
+    ASCII digits in range). Raises ValueError for values load_options would
+    reject, so a written template always loads.
     """
     given = {
         "PORT": str(port),
@@ -255,9 +298,11 @@ def template(
     }
     for keyword, value in given.items():
         try:
-            _CONVERTERS[keyword](value)
+            converted = _CONVERTERS[keyword](value)
         except _BadValue as exc:
-            raise ValueError(f"{keyword}-{value}: {exc}") from None
+            raise ValueError(f"{keyword}-{_shown(value)}: {exc}") from None
+        if isinstance(converted, int):
+            given[keyword] = str(converted)  # without leading zeros
     settings = {
         "PORT": given["PORT"],
         "IP": DEFAULT_IP,

@@ -136,14 +136,17 @@ def decide(
 ) -> CompressionPath | None:
     """Which path compresses a body of `body_len` bytes: 'hw', 'sw' or None.
 
-    Hardware when the accelerator exists and 0 < COMPSIZEHW <= body; otherwise
-    software when 0 < COMPSIZESW <= body; otherwise no compression. A value of 0
-    disables its path. No coding chosen means no compression at all.
+    One threshold decides (ztpf-http.md section 4 step 5). With the accelerator
+    and COMPSIZEHW > 0, COMPSIZEHW alone: hardware when body >= COMPSIZEHW, else
+    no compression; COMPSIZESW is for "when hardware is not available" (the
+    seed), and "if both have valid values, hardware is used" (IBM). Otherwise
+    (no accelerator, or COMPSIZEHW 0) software when 0 < COMPSIZESW <= body. A
+    value of 0 disables its path. No coding chosen means no compression at all.
     """
     if coding is None:
         return None
-    if hardware and compsizehw > 0 and body_len >= compsizehw:
-        return "hw"
+    if hardware and compsizehw > 0:
+        return "hw" if body_len >= compsizehw else None
     if compsizesw > 0 and body_len >= compsizesw:
         return "sw"
     return None

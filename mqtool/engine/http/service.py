@@ -51,6 +51,9 @@ POLL_SECONDS = 0.25
 #: A listener that could not be opened (port in use) is tried again every this
 #: many polls, without a console message each time.
 RETRY_POLLS = 20
+#: After streamed responses, freed memory goes back to the system at most every
+#: this many polls (it collects garbage, which holds the interpreter a moment).
+RELEASE_POLLS = 8
 #: Longest wait for the event loop to start or stop one server.
 _CALL_SECONDS = 30.0
 _TOKENS = itertools.count(1)
@@ -70,6 +73,7 @@ class _Served:
     reset_generation: int
     drained: int
     last_active: int = 0
+    shortages_reported: int = 0
 
     @property
     def key(self) -> tuple[str, str]:
@@ -247,6 +251,9 @@ class HttpService:
             if status.options_generation != served.options_generation:
                 self._refresh_served(served, records[key], status)
             self._drain(served, status)
+            self._report_shortage(served)
+            if self.polls % RELEASE_POLLS == 0:
+                served.server.release_memory()
         self.polls += 1
 
     def _open_store(self) -> Store:
@@ -350,6 +357,7 @@ class HttpService:
                 current.status = status.to_dict()
                 tx.put_status(current)
                 self._console(tx, system, "HTTPS0020I", name=record.name, ip=options.ip, port=served.server.port)
+                self._warn_descriptors(tx, served)
         if not keep:
             self._stop_served(served, persist=False)
 
@@ -391,6 +399,31 @@ class HttpService:
                 now.owner = owner.to_dict()
                 current.status = now.to_dict()
                 tx.put_status(current)
+                self._warn_descriptors(tx, served)
+
+    def _warn_descriptors(self, tx: Transaction, served: _Served) -> None:
+        """HTTPS0300W on the console when this process's descriptor limit holds
+        the server below its MAXCONN (START warned with the command's limit)."""
+        server, maxconn = served.server, served.options.maxconn
+        if server.connection_limit < maxconn:
+            self._console(
+                tx,
+                served.system,
+                "HTTPS0300W",
+                name=served.name,
+                maxconn=maxconn,
+                limit=server.descriptor_limit,
+                effective=server.connection_limit,
+            )
+
+    def _report_shortage(self, served: _Served) -> None:
+        """HTTPS0301W once per shortage of descriptors the server counted."""
+        server = served.server
+        if server.shortages == served.shortages_reported:
+            return
+        with self._open_store().transaction() as tx:
+            self._console(tx, served.system, "HTTPS0301W", name=served.name, reason=server.shortage_reason)
+        served.shortages_reported = server.shortages
 
     def _drain(self, served: _Served, seen: ServerStatus) -> None:
         delta = served.stats.drain_delta()
@@ -410,6 +443,10 @@ class HttpService:
                 if current is None:
                     return
                 status = ServerStatus.of(current)
+                # What was counted since the drain above too, now that the write
+                # lock is held: `drained` below promises every response completed
+                # before the newest drain request, which may have come meanwhile.
+                delta.absorb(served.stats.drain_delta())
                 status.absorb(delta, served.reset_generation)
                 owner = Owner.from_dict(status.owner)
                 if owner is not None and owner.token == self.token:
