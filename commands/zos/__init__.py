@@ -169,8 +169,22 @@ def validation_error(error: ValidationError, command: Command, tbl: Table) -> Re
     if error.kind == "bad_name" and obj is not None and obj.name_rule is not None:
         allowed = f"a name of 1-{obj.name_rule.max} characters A-Z a-z 0-9 . / _ %"
         return fail("CSQ9030E", keyword=command.object or error.keyword, value=error.value, allowed=allowed)
+    if error.kind in ("unknown_verb", "unknown_object"):
+        from .unavailable import answer
+
+        known = answer(command, tbl)  # an IBM command mqtool does not implement
+        if known is not None:
+            return known
     # unknown verb, object or keyword; a keyword that does not apply to this verb
     return fail("CSQ9001E", keyword=error.keyword or command.object or command.verb)
+
+
+def recognised(word: str) -> bool:
+    """Whether a line's first word is an IBM MQ for z/OS verb (one mqtool implements, or
+    one it answers as not available)."""
+    from .unavailable import recognised as only_recognised
+
+    return table().verb(word) is not None or only_recognised(word)
 
 
 def wrong_system(target: SystemRecord | None, systems: list[SystemRecord], text: str) -> Response:
