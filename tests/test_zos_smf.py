@@ -146,3 +146,24 @@ def test_no_records_and_bad_systems(mq: Any) -> None:
     assert "system TPF1 is z/TPF; SMF statistics belong to z/OS queue managers" in wrong.output
     assert mq("smf", "qstat", "--system", "NOPE").exit_code == 2
     assert mq("smf", "qstat", "--format", "xml").exit_code == 2
+
+
+def test_a_damaged_record_is_one_error_line_naming_the_queue_manager(
+    mq: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from mqtool.cli import main
+    from mqtool.state import Store
+
+    mq("--system", "CSQ1", "cmd", "ALTER QMGR STATQ(ON)", "START TRACE(STAT) CLASS(1,5)")
+    mq("--system", "CSQ1", "cmd", "DIS QMGR", clock="2021-03-09T15:42:22Z")
+    store = Store.open(mq.state_dir)
+    with store.transaction() as tx:
+        tx.conn.execute("UPDATE zos_log_records SET data = 'not json'")
+    store.close()
+    with pytest.raises(SystemExit) as ended:
+        main(["--state", str(mq.state_dir), "--clock", "2021-03-09T15:42:22Z", "smf", "log"])
+    assert ended.value.code == 2
+    assert capsys.readouterr().err == (
+        "mqtool: error: log statistics record 1 of queue manager CSQ1 in the store is damaged\n"
+    )
+    assert mq("smf", "qstat", clock="2021-03-09T15:42:22Z").exit_code == 0

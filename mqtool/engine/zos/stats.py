@@ -658,12 +658,26 @@ def _trim(tx: Transaction, table: str, system: str) -> None:
 # -- reading records -------------------------------------------------------------------------
 
 
-def queue_records(
-    tx: Transaction, system: str, pattern: str | None = None
-) -> list[tuple[float, float, dict[str, Any]]]:
+def _figures(system: str, kind: str, row_id: int, data: str) -> dict[str, Any]:
+    """A record's figures; StoreError naming the queue manager when they cannot be read."""
+    from mqtool.state.store import StoreError
+
+    try:
+        figures = json.loads(data)
+    except ValueError:
+        figures = None
+    if not isinstance(figures, dict):
+        raise StoreError(f"{kind} statistics record {row_id} of queue manager {system} in the store is damaged")
+    return figures
+
+
+Record = tuple[float, float, dict[str, Any]]  # (interval start, interval end, figures)
+
+
+def queue_records(tx: Transaction, system: str, pattern: str | None = None) -> list[Record]:
     """(start, end, figures) of a system's queue records, oldest interval first, queues
     in name order; `pattern` a queue name or a generic one (PAY*)."""
-    sql = "SELECT start, end, data FROM zos_queue_records WHERE system = ?"
+    sql = "SELECT id, start, end, data FROM zos_queue_records WHERE system = ?"
     args: list[Any] = [system]
     if pattern and pattern != "*":
         if pattern.endswith("*"):
@@ -673,11 +687,11 @@ def queue_records(
             sql += " AND queue = ?"
             args.append(pattern)
     rows = tx.conn.execute(sql + " ORDER BY end, queue, id", args).fetchall()
-    return [(float(start), float(end), json.loads(data)) for start, end, data in rows]
+    return [(float(start), float(end), _figures(system, "queue", row, data)) for row, start, end, data in rows]
 
 
-def log_records(tx: Transaction, system: str) -> list[tuple[float, float, dict[str, Any]]]:
+def log_records(tx: Transaction, system: str) -> list[Record]:
     rows = tx.conn.execute(
-        "SELECT start, end, data FROM zos_log_records WHERE system = ? ORDER BY end, id", (system,)
+        "SELECT id, start, end, data FROM zos_log_records WHERE system = ? ORDER BY end, id", (system,)
     ).fetchall()
-    return [(float(start), float(end), json.loads(data)) for start, end, data in rows]
+    return [(float(start), float(end), _figures(system, "log", row, data)) for row, start, end, data in rows]
