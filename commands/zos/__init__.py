@@ -4,9 +4,10 @@ modules share.
 
 Objects are stored with their full MQSC type: QMGR, QLOCAL, QMODEL, QALIAS, QREMOTE,
 STGCLASS, PSID (name "0".."99") and CHANNEL. The queue manager's run-time state is in
-its status: `state` (STARTED or STOPPED), `started` (time of the last start), `log`
-(the log position, see logs.py), `log_set` and `archive_set` (SET LOG / SET ARCHIVE
-values, dropped at the next start).
+its status: `state` (STARTED or STOPPED), `started` (time of the last start), `log_set`,
+`archive_set` and `system_set` (SET LOG / SET ARCHIVE / SET SYSTEM values, dropped at
+the next start) and `traces` (the active traces, trace.py). The log's position is the
+engine's (mqtool/engine/zos/log.py, table zos_log).
 """
 
 from __future__ import annotations
