@@ -210,3 +210,23 @@ def test_expiry_task_counts_expired_messages(mq: Any) -> None:
     store = Store.open(mq.state_dir)
     assert stats_row(store, "XQ")["expired"] == 3
     store.close()
+
+
+def test_a_handle_of_another_store_is_not_written_into_this_one(mq: Any, tmp_path: Path) -> None:
+    """The interval's timer writes the counts of this process's handles on its own store
+    only (tests and a shell may hold several stores)."""
+    from tests.conftest import MQ
+
+    other = MQ(tmp_path / "other")
+    for each in (mq, other):
+        zos(each, "ALTER QMGR STATQ(OFF)", "DEFINE QLOCAL(TQ) STATQ(ON)", "START TRACE(STAT) CLASS(5)")
+    store, handle = open_handle(other, "TQ")
+    handle.put_committed(b"pending", PutOptions(persistent=False))  # counted, not written
+    zos(mq, "DIS QMGR", clock="2021-03-09T15:42:22Z")  # mq's interval ends
+    mine = Store.open(mq.state_dir)
+    with mine.transaction(write=False) as tx:
+        assert [figures["puts"] for _, _, figures in stats.queue_records(tx, "CSQ1", "TQ")] == [0]
+    mine.close()
+    close(store, handle)
+    assert stats_row(store, "TQ")["put1s"] == 1  # in its own store, at MQCLOSE (one put: an MQPUT1)
+    store.close()

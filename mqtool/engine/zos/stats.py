@@ -154,9 +154,6 @@ class Figures:
         self.tx: Transaction | None = None
         self.undo: tuple[Any, ...] | None = None
 
-    def __hash__(self) -> int:
-        return id(self)
-
     # -- events -------------------------------------------------------------------------------
     def opened(self, tx: Transaction, resolved: Resolved) -> None:
         self.puts = self.calls = 0
@@ -394,10 +391,11 @@ def _interval_end(tx: Transaction, system: str) -> float:
 
 
 def flush(tx: Transaction, system: str, now: float) -> None:
-    """Writes what this process's open handles on `system` have counted and not written
-    (their transactions have ended: a tick and a command run between them)."""
+    """Writes what this process's open handles on `system` of this store have counted
+    and not written (their transactions have ended: a tick and a command run between
+    them, never inside one)."""
     for figures in list(_LIVE):
-        if figures.system_name == system and figures.counted:
+        if figures.counted and figures.system_name == system and figures.handle.store is tx.store:
             figures.write(tx, now)
 
 
