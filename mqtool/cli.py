@@ -34,6 +34,7 @@ SUBCOMMANDS: dict[str, str] = {
     "console": "mqtool.cli_engine:console",
     "http": "mqtool.cli_http:http",
     "estimate": "mqtool.cli_estimate:estimate",
+    "smf": "mqtool.cli_smf:smf",
 }
 # One-line help shown by `mqtool --help` without importing the subcommand.
 SHORT_HELP: dict[str, str] = {
@@ -50,6 +51,7 @@ SHORT_HELP: dict[str, str] = {
     "console": "Show the unsolicited console messages (--follow to keep watching).",
     "http": "Write z/TPF HTTP server configuration files; list the servers.",
     "estimate": "Capacity planning: what compression would save on your own payloads.",
+    "smf": "Show z/OS statistics records (queue statistics, log manager) as text, CSV or JSON.",
 }
 
 
@@ -72,6 +74,29 @@ def find_system(systems: list[Any], wanted: str) -> Any:
         if system.name.upper() == wanted.strip().upper():
             return system
     fail(f"no system named {wanted}; systems: {', '.join(s.name for s in systems) or 'none'}")
+
+
+def platform_system(app: App, wanted: str | None, platform: str, refusal: str) -> Any:
+    """The system of `platform` named (by a subcommand's option or mqtool's --system),
+    else the current one when it is of that platform, else the first of it. `refusal`
+    is the error for a system of another platform (`{name}` is its name)."""
+    from mqtool.complex import PLATFORM_NAMES
+
+    session = app.session()
+    systems = session.systems()
+    name = wanted or app.system
+    if name is not None:
+        system = find_system(systems, name)
+        if system.platform != platform:
+            fail(refusal.format(name=system.name))
+        return system
+    current = session.current_system(systems)
+    if current is not None and current.platform == platform:
+        return current
+    for system in systems:
+        if system.platform == platform:
+            return system
+    fail(f"the complex has no {PLATFORM_NAMES[platform]} system (mqtool system add NAME --platform {platform})")
 
 
 def default_state_dir() -> Path:

@@ -9,28 +9,14 @@ from typing import Any
 
 import click
 
-from mqtool.cli import App, fail, find_system
+from mqtool.cli import App, fail, platform_system
 
 _CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 
 def _ztpf_system(app: App, wanted: str | None) -> Any:
     """The z/TPF system named (by option, --system of mqtool, or the current one)."""
-    session = app.session()
-    systems = session.systems()
-    name = wanted or app.system
-    if name is not None:
-        system = find_system(systems, name)
-        if system.platform != "ztpf":
-            fail(f"system {system.name} is z/OS; HTTP servers belong to z/TPF systems")
-        return system
-    current = session.current_system(systems)
-    if current is not None and current.platform == "ztpf":
-        return current
-    for system in systems:
-        if system.platform == "ztpf":
-            return system
-    fail("the complex has no z/TPF system (mqtool system add NAME --platform ztpf)")
+    return platform_system(app, wanted, "ztpf", "system {name} is z/OS; HTTP servers belong to z/TPF systems")
 
 
 @click.group(context_settings=_CONTEXT)

@@ -307,7 +307,8 @@ def _zos_keyword(group: str, name: str) -> Any:
     from mqtool.tables import load
 
     obj = load("zos").objects.get(group.upper())
-    return None if obj is None else obj.keywords.get(name)
+    spec = None if obj is None else obj.keywords.get(name)
+    return spec if spec is not None and "SET" in spec.verbs else None  # not ARCHIVE LOG's OFFLOAD
 
 
 def _int(text: str, low: int, high: int, name: str = "") -> int:

@@ -43,6 +43,20 @@ CATALOGUE: dict[str, Entry] = {
         "Current system {system} is not z/OS: prefix the command with a CPF ({cpfs}) or use .system",
         "An MQSC command without a CPF while the current system is z/TPF.",
     ),
+    # IBM MQ for z/OS commands mqtool does not implement, the log and traces (z/OS framing)
+    "MQT0400E": Entry(
+        "'{command}' is an IBM MQ for z/OS command: recognised, not available in mqtool",
+        "An MQSC command (or command and object) that IBM MQ for z/OS has and mqtool does not implement; "
+        "nothing was changed. mqtool-zos(7) lists them.",
+    ),
+    "MQT0401E": Entry(
+        "ARCHIVE LOG NOT PROCESSED - THE LOG PARAMETERS OF {system} SAY OFFLOAD=NO",
+        "ARCHIVE LOG needs archiving on (OFFLOAD=YES in the system's log parameters); nothing was changed.",
+    ),
+    "MQT0402E": Entry(
+        "TRACE NOT STARTED - ALL {count} TRACE NUMBERS ARE IN USE",
+        "START TRACE while the most traces mqtool keeps are active; STOP TRACE frees a number.",
+    ),
     "MQT0201I": Entry(
         "{server} {method} {path} HTTP/{version}: {status} {reason}, Content-Encoding: {coding}, "
         "Content-Length: {length}, {decoded} bytes decoded",
@@ -411,13 +425,46 @@ CATALOGUE: dict[str, Entry] = {
     "CSQI024I": Entry(
         "Restart RBA for system as configured={rba}", "DISPLAY USAGE: the log RBA the queue manager restarted at."
     ),
+    "CSQJ001I": Entry(
+        "CURRENT COPY {copy} ACTIVE LOG DATA SET IS DSNAME={dsname}, STARTRBA={start} ENDRBA={end}",
+        "The active log data set of a copy that logging goes on in: at START QMGR (STARTRBA is where logging "
+        "resumes) and after a switch (console).",
+    ),
+    "CSQJ002I": Entry(
+        "END OF ACTIVE LOG DATA SET DSNAME={dsname}, STARTRBA={start} ENDRBA={end}",
+        "An active log data set is full (or was truncated by ARCHIVE LOG): logging switches to the next one (console).",
+    ),
+    "CSQJ003I": Entry(
+        "FULL ARCHIVE LOG VOLUME DSNAME={dsname}, STARTRBA={start} ENDRBA={end}, STARTTIME={starttime} "
+        "ENDTIME={endtime}, UNIT={unit}, COPY{copy}VOL={volume} VOLSPAN={volspan} CATLG={catlg}",
+        "An offload made an archive data set of a full active data set (console, one per archive copy). The "
+        "times are TOD clock values.",
+    ),
+    "CSQJ111A": Entry(
+        "OUT OF SPACE IN ACTIVE LOG DATA SETS",
+        "Every active log data set is full and waits for offload: logging waits while the oldest are offloaded "
+        "(console).",
+    ),
+    "CSQJ139I": Entry("LOG OFFLOAD TASK ENDED", "The offload task has offloaded every full data set (console)."),
+    "CSQJ311I": Entry(
+        "LOG ARCHIVE (OFFLOAD) TASK INITIATED",
+        "ARCHIVE LOG: the active log data sets were switched and their offload started (wording inferred).",
+    ),
+    "CSQJ319I": Entry(
+        "CURRENT ACTIVE LOG DATA SET IS THE LAST AVAILABLE ACTIVE LOG DATA SET. ARCHIVE LOG PROCESSING WILL BE "
+        "TERMINATED",
+        "ARCHIVE LOG while the next active data set still waits for its offload; nothing was changed (wording "
+        "inferred).",
+    ),
     "CSQJ099I": Entry("LOG RECORDING TO COMMENCE WITH STARTRBA={rba}", "START QMGR: the log RBA logging resumes at."),
     "CSQJ322I": Entry(
         "{report} report ...", "DISPLAY LOG or DISPLAY ARCHIVE: the parameter report, initial and SET values."
     ),
     "CSQJ325I": Entry("ARCHIVE tape unit report ...", "DISPLAY ARCHIVE: archive tape units in use (none here)."),
     "CSQJ370I": Entry(
-        "LOG status report ...", "DISPLAY LOG: the active log copies, RBAs, zHyperLink write sessions and offload."
+        "LOG status report ...",
+        "DISPLAY LOG: the active log copies (%Full, zHyperWrite, DSName), RBAs, how zHyperLink writes go, and the "
+        "offload task.",
     ),
     "CSQJ380I": Entry(
         "ZHYWRITE SET TO YES BECAUSE ZHYLINK(YES) REQUIRES ZHYPERWRITE",
@@ -435,6 +482,24 @@ CATALOGUE: dict[str, Entry] = {
     "CSQJ383I": Entry(
         "ZHYPERLINK NEEDS {needed} WRITE SESSIONS, {available} AVAILABLE - LOG WRITES FALL BACK TO ASYNCHRONOUS I/O",
         "Copies x stripes (x2 with PPRC) is more than a storage subsystem offers (mqtool's choice).",
+    ),
+    "CSQW127I": Entry(
+        "CURRENT TRACE ACTIVITY IS -",
+        "DISPLAY TRACE: one line per active trace (number, type, classes, destinations, user id, RMID), then END "
+        "OF TRACE REPORT.",
+    ),
+    "CSQW130I": Entry(
+        "'{kind}' TRACE STARTED, ASSIGNED TRACE NUMBER {tno}", "START TRACE started a trace with this number."
+    ),
+    "CSQW131I": Entry(
+        "STOP TRACE SUCCESSFUL FOR TRACE NUMBER(S) {tnos}", "STOP TRACE stopped the traces with these numbers."
+    ),
+    "CSQW135I": Entry(
+        "'{kind}' TRACE ALREADY ACTIVE, TRACE NUMBER {tno}",
+        "START TRACE of a trace that runs already with the same classes and destinations (wording inferred).",
+    ),
+    "CSQW137I": Entry(
+        "SPECIFIED TRACE NOT ACTIVE", "STOP or DISPLAY TRACE found no trace that matches (wording inferred)."
     ),
     "CSQM090E": Entry(
         "FAILURE REASON CODE X'{code}'",

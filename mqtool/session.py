@@ -115,7 +115,7 @@ class Session:
         cpf_system, rest = _match_cpf(line, systems)
         if cpf_system is not None:
             return self._dialect("zos", rest, cpf_system, systems, check_only, cpf=True)
-        if tables.load("zos").verb(upper) is not None:
+        if tables.load("zos").verb(upper) is not None or _module("mqtool.commands.zos").recognised(upper):
             return self._dialect("zos", line, current, systems, check_only)
         response = Response(status=SYNTAX)
         response.add("MQT0001E", word=first)

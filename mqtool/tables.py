@@ -27,6 +27,8 @@ NAME_CHARS = {
     "server": re.compile(r"^[A-Za-z0-9]+$"),
     # a z/OS subsystem id: a letter then letters/digits
     "ssid": re.compile(r"^[A-Za-z][A-Za-z0-9]*$"),
+    # a z/OS trace type (STAT, G, ...) or * for all
+    "trace": re.compile(r"^([A-Za-z]+|\*)$"),
 }
 
 

@@ -227,7 +227,8 @@ def test_mqsc_objects_with_a_parenthesis_or_bare_when_nameless() -> None:
     expected = []
     for name in ZOS.verbs["DISPLAY"].objects:
         obj = ZOS.objects[name]
-        expected.append(name + (" " if obj.nameless else "("))
+        optional = "DISPLAY" in (ZOS.raw["objects"][name].get("name_optional") or ())  # DISPLAY TRACE
+        expected.append(name + (" " if obj.nameless or optional else "("))
     assert texts("-CSQ1 DISPLAY ") == expected
     assert "QLOCAL(" in expected
     # QL is the abbreviation of QLOCAL: offered as QLOCAL, which it starts.

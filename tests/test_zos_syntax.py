@@ -131,11 +131,17 @@ def test_display_selection_errors(mq: Any, line: str, first: str) -> None:
 
 
 def test_unknown_verb_and_object(mq: Any) -> None:
-    assert zos(mq, "-CSQ1 RESET QSTATS(X)", "DEFINE NAMELIST(X)") == (
-        "CSQ9001E -CSQ1 CSQ9SCND 'RESET' is invalid\n"
+    # IBM's verbs and objects that mqtool lacks say so (MQT0400E); other words are typos.
+    assert zos(mq, "-CSQ1 RESET QSTATS(X)", "DEFINE NAMELIST(X)", "-CSQ1 RESETT QSTATS(X)", "DEFINE NAMELST(X)") == (
+        "MQT0400E -CSQ1 CSQ9SCND 'RESET QSTATS' is an IBM MQ for z/OS command: recognised, not available in mqtool\n"
         "CSQ9023E -CSQ1 CSQ9SCND ' RESET QSTATS' ABNORMAL COMPLETION\n"
-        "CSQ9001E -CSQ1 CSQ9SCND 'NAMELIST' is invalid\n"
+        "MQT0400E -CSQ1 CSQ9SCND 'DEFINE NAMELIST' is an IBM MQ for z/OS command: recognised, not available in "
+        "mqtool\n"
         "CSQ9023E -CSQ1 CSQ9SCND ' DEFINE NAMELIST' ABNORMAL COMPLETION\n"
+        "CSQ9001E -CSQ1 CSQ9SCND 'RESETT' is invalid\n"
+        "CSQ9023E -CSQ1 CSQ9SCND ' RESETT QSTATS' ABNORMAL COMPLETION\n"
+        "CSQ9001E -CSQ1 CSQ9SCND 'NAMELST' is invalid\n"
+        "CSQ9023E -CSQ1 CSQ9SCND ' DEFINE NAMELST' ABNORMAL COMPLETION\n"
     )
 
 

@@ -4,9 +4,10 @@ modules share.
 
 Objects are stored with their full MQSC type: QMGR, QLOCAL, QMODEL, QALIAS, QREMOTE,
 STGCLASS, PSID (name "0".."99") and CHANNEL. The queue manager's run-time state is in
-its status: `state` (STARTED or STOPPED), `started` (time of the last start), `log`
-(the log position, see logs.py), `log_set` and `archive_set` (SET LOG / SET ARCHIVE
-values, dropped at the next start).
+its status: `state` (STARTED or STOPPED), `started` (time of the last start), `log_set`,
+`archive_set` and `system_set` (SET LOG / SET ARCHIVE / SET SYSTEM values, dropped at
+the next start) and `traces` (the active traces, trace.py). The log's position is the
+engine's (mqtool/engine/zos/log.py, table zos_log).
 """
 
 from __future__ import annotations
@@ -169,8 +170,22 @@ def validation_error(error: ValidationError, command: Command, tbl: Table) -> Re
     if error.kind == "bad_name" and obj is not None and obj.name_rule is not None:
         allowed = f"a name of 1-{obj.name_rule.max} characters A-Z a-z 0-9 . / _ %"
         return fail("CSQ9030E", keyword=command.object or error.keyword, value=error.value, allowed=allowed)
+    if error.kind in ("unknown_verb", "unknown_object"):
+        from .unavailable import answer
+
+        known = answer(command, tbl)  # an IBM command mqtool does not implement
+        if known is not None:
+            return known
     # unknown verb, object or keyword; a keyword that does not apply to this verb
     return fail("CSQ9001E", keyword=error.keyword or command.object or command.verb)
+
+
+def recognised(word: str) -> bool:
+    """Whether a line's first word is an IBM MQ for z/OS verb (one mqtool implements, or
+    one it answers as not available)."""
+    from .unavailable import recognised as only_recognised
+
+    return table().verb(word) is not None or only_recognised(word)
 
 
 def wrong_system(target: SystemRecord | None, systems: list[SystemRecord], text: str) -> Response:

@@ -85,11 +85,9 @@ def builtin_attrs(obj: str, name: str) -> dict[str, Any] | None:
 
 def define_builtins(tx: Transaction, system: SystemRecord, now: float) -> None:
     """Creates the queue manager and its built-in objects, once."""
-    from .logs import fresh_position
-
     if tx.get_object(system.name, "QMGR", system.name) is not None:
         return
-    status = {"state": "STARTED", "started": now, "log": fresh_position(0)}
+    status = {"state": "STARTED", "started": now}  # the log's position is in zos_log
     tx.put_object(ObjectRecord(system.name, "QMGR", system.name, table_defaults("QMGR"), status, now, now))
     for type_, name, attrs in BUILTINS:
         if tx.get_object(system.name, type_, name) is None:

@@ -1,6 +1,6 @@
 """DISPLAY: objects in the console layout (CSQM293I count, one CSQM201I block per object
 with one KEYWORD(value) per line, END ... DETAILS), channel and queue status, and the
-LOG, ARCHIVE and USAGE reports.
+LOG, ARCHIVE, USAGE, SYSTEM and TRACE reports.
 
 Which attributes: the ones named, or ALL; with neither, all of them for a specific name
 and only the identifying ones (name, type, disposition) for a generic name, as on z/OS.
@@ -26,6 +26,8 @@ from . import (
     queue_depth,
     raw,
     reply,
+    sysparms,
+    trace,
     value_text,
     where,
 )
@@ -50,6 +52,10 @@ def handle(ctx: Any, req: Any) -> Response:
         return show(ctx, req, record)
     if obj == "USAGE":
         return pagesets.display_usage(ctx, req)
+    if obj == "TRACE":
+        return trace.display(ctx, req)
+    if obj == "SYSTEM":
+        return sysparms.display_system(ctx, req, manager(ctx.tx, ctx.system, ctx.now))
     if obj == "QMGR":
         return _qmgr(ctx, req)
     records = _matching(ctx, req)

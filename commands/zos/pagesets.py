@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from mqtool.engine.zos import log as zlog
 from mqtool.engine.zos.model import DamagedPageSet, pageset_pages, queue_psid
 from mqtool.engine.zos.pages import MESSAGE_OVERHEAD, OBJECT_PAGES, PAGE
 from mqtool.response import NO_CSECT, Response
@@ -20,8 +21,6 @@ from mqtool.state import ObjectRecord, SystemRecord, Transaction
 from . import (
     RC_EXISTS,
     RC_IN_USE,
-    logs,
-    manager,
     not_found,
     refuse,
     reply,
@@ -151,6 +150,6 @@ def display_usage(ctx: Any, req: Any) -> Response:
         report = result.add("CSQI010I", csect=NO_CSECT)
         report.lines = lines
     if kind in ("DATASET", "ALL"):
-        position = logs.position(manager(tx, system, ctx.now))
-        result.add("CSQI024I", rba=logs.rba_text(position["restart_rba"]))
+        restart = zlog.position(tx, system.name).restart_rba
+        result.add("CSQI024I", rba=zlog.rba_text(restart))
     return result

@@ -1,4 +1,5 @@
-"""SET LOG and SET ARCHIVE: change log and archive parameters until the next restart."""
+"""SET LOG, SET ARCHIVE and SET SYSTEM: change log, archive and system parameters until
+the next restart."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from typing import Any
 
 from mqtool.response import Response
 
-from . import active_only, logs, manager
+from . import active_only, logs, manager, sysparms
 
 
 @active_only
@@ -14,4 +15,6 @@ def handle(ctx: Any, req: Any) -> Response:
     record = manager(ctx.tx, ctx.system, ctx.now)
     if req.object.name == "LOG":
         return logs.set_log(ctx, req, record)
+    if req.object.name == "SYSTEM":
+        return sysparms.set_system(ctx, req, record)
     return logs.set_archive(ctx, req, record)

@@ -1,6 +1,7 @@
 """START QMGR: starts a stopped queue manager. The parameter module is read again, so
-SET LOG and SET ARCHIVE values are gone, the log restarts at the latest RBA, and
-non-persistent messages do not survive the restart."""
+SET LOG, SET ARCHIVE and SET SYSTEM values are gone, the log restarts at the latest RBA,
+the traces are the startup ones again, and non-persistent messages do not survive the
+restart. START TRACE is trace.py's."""
 
 from __future__ import annotations
 
@@ -8,10 +9,12 @@ from typing import Any
 
 from mqtool.response import NO_CSECT, Response
 
-from . import logs, manager, refuse, reply
+from . import logs, manager, refuse, reply, trace
 
 
 def handle(ctx: Any, req: Any) -> Response:
+    if req.object.name == "TRACE":
+        return trace.start(ctx, req)
     tx, system = ctx.tx, ctx.system
     record = manager(tx, system, ctx.now)
     if record.status.get("state", "STARTED") != "STOPPED":
@@ -19,12 +22,12 @@ def handle(ctx: Any, req: Any) -> Response:
         result.messages[0].csect = NO_CSECT
         return result
     tx.conn.execute("DELETE FROM messages WHERE system = ? AND persistent = 0", (system.name,))
-    rba = logs.restart(system, record, ctx.now)
     record.status["state"] = "STARTED"
-    tx.put_status(record)
     result = reply(req)
     result.add("CSQY001I", csect=NO_CSECT, zparm=str(system.attrs.get("zparm", "CSQZPARM")))
-    result.add("CSQJ099I", csect=NO_CSECT, rba=rba)
+    logs.restart(tx, system, record, ctx.now, result)
+    trace.restart(record)
+    tx.put_status(record)
     configured = dict(system.attrs.get("log") or {})
     if str(configured.get("ZHYLINK")) == "YES" and str(configured.get("ZHYWRITE", "NO")) != "YES":
         result.add("CSQJ380I", csect=NO_CSECT)

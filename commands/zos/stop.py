@@ -1,5 +1,5 @@
-"""STOP QMGR: stops the queue manager; until START QMGR every other command gets
-CSQ3106E."""
+"""STOP QMGR: stops the queue manager (the statistics of the interval running are
+written); until START QMGR every other command gets CSQ3106E. STOP TRACE is trace.py's."""
 
 from __future__ import annotations
 
@@ -7,12 +7,15 @@ from typing import Any
 
 from mqtool.response import NO_CSECT, Response
 
-from . import active_only, manager, reply
+from . import active_only, manager, reply, trace
 
 
 @active_only
 def handle(ctx: Any, req: Any) -> Response:
+    if req.object.name == "TRACE":
+        return trace.stop(ctx, req)
     record = manager(ctx.tx, ctx.system, ctx.now)
+    trace.stopping(ctx, record)
     record.status["state"] = "STOPPED"
     ctx.tx.put_status(record)
     result = reply(req)

@@ -181,7 +181,15 @@ class QueueHandle:
 
     # -- put ----------------------------------------------------------------------
     def put(self, tx: Transaction, payload: bytes, options: PutOptions) -> PutResult:
-        """MQPUT in the caller's transaction; MQError when the queue manager refuses."""
+        """MQPUT in the caller's transaction; MQError when the queue manager refuses (the
+        ledger hears of it)."""
+        try:
+            return self._put(tx, payload, options)
+        except MQError as error:
+            self.ledger.refused(tx, self.resolved, "put", error.reason)
+            raise
+
+    def _put(self, tx: Transaction, payload: bytes, options: PutOptions) -> PutResult:
         resolved = self.resolved
         changes = tx.conn.total_changes
         if tx is not self._tx or resolved is None or changes != self._changes:
@@ -290,6 +298,7 @@ class QueueHandle:
         ledger = self.ledger
         while True:
             if resolved.get_error:
+                ledger.refused(tx, resolved, "browse" if browse else "get", resolved.get_error)
                 raise MQError(resolved.get_error, why_not(self.model, resolved, self.queue_name, "get"))
             sql, params = self._select(resolved, selector, after)
             row = cursor.execute(sql, params).fetchone()

@@ -84,6 +84,9 @@ class Ledger:
     def missed(self, tx: Transaction, resolved: Resolved, browse: bool) -> None:
         """A get or browse found no message (MQRC 2033)."""
 
+    def refused(self, tx: Transaction, resolved: Resolved | None, operation: str, reason: int) -> None:
+        """A `put`, `get` or `browse` failed with MQRC `reason` (2033 is `missed`)."""
+
     # -- transactions -------------------------------------------------------------------
     def rolled_back(self, tx: Transaction) -> None:
         """Transaction `tx` rolled back: what the handle did in it did not happen."""

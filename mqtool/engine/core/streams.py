@@ -179,6 +179,7 @@ def get_stream(
     pause = 0.01
     while count is None or result.count < count:
         batch: list[Message] = []
+        exhausted = False  # the last get found no message
         with store.transaction() as tx:
             if not opened:
                 try:
@@ -196,6 +197,7 @@ def get_stream(
                         result.error = error
                         break
                     if message is None:
+                        exhausted = True
                         break
                     batch.append(message)
                     size += message.length
@@ -222,7 +224,9 @@ def get_stream(
             pause = 0.01
             if between is not None:
                 between()
-            continue
+            if not (exhausted and wait <= 0):
+                continue  # without a wait, the queue found empty is the end: no second look
+            break
         if wait <= 0:
             break
         if deadline is None:

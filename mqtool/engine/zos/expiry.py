@@ -6,6 +6,7 @@ over as well, whether the task runs or not."""
 from __future__ import annotations
 
 from mqtool.engine.timers import TickContext, timer
+from mqtool.engine.zos.stats import count_expired
 from mqtool.state import SystemRecord, Transaction
 from mqtool.state import messages as runs
 
@@ -38,5 +39,6 @@ def run_expiry(context: TickContext, tx: Transaction, system: SystemRecord, due:
     if interval == "OFF":
         return None
     if manager.status.get("state", "STARTED") == "STARTED":
-        remove_expired(tx, system.name, due)
+        removed = remove_expired(tx, system.name, due)
+        count_expired(tx, system.name, removed)
     return due + int(interval)

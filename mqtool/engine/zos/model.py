@@ -22,13 +22,16 @@ from mqtool.engine.core.message import Message, PutOptions, PutResult, Resolved
 from mqtool.engine.core.model import Handle, Ledger, StorageModel
 from mqtool.engine.core.reasons import (
     NAMES,
+    NO_MSG_AVAILABLE,
     PAGESET_ERROR,
     PAGESET_FULL,
     SYNCPOINT_LIMIT_REACHED,
     UNEXPECTED_ERROR,
     MQError,
 )
+from mqtool.engine.zos.log import LogSettings, log_settings
 from mqtool.engine.zos.pages import OBJECT_PAGES, pages_for
+from mqtool.engine.zos.stats import Figures, queue_statistics
 
 if TYPE_CHECKING:
     from mqtool.state import ObjectRecord, SystemRecord, Transaction
@@ -47,6 +50,8 @@ class ZosSpace:
     streamq: str
     strmqos: str
     maxumsgs: int  # messages one unit of work may put or get (the queue manager's MAXUMSGS)
+    log: LogSettings  # the log parameters in effect (log.py)
+    stats: bool  # the queue collects statistics (stats.py)
 
 
 def queue_psid(tx: Transaction, system: str, local: ObjectRecord) -> int | None:
@@ -163,6 +168,8 @@ class ZosModel(StorageModel):
             streamq=str(local.attrs.get("STREAMQ", "") or ""),
             strmqos=str(local.attrs.get("STRMQOS", "BESTEF")),
             maxumsgs=int(qmgr.attrs.get("MAXUMSGS", 10000)),
+            log=log_settings(system, qmgr),
+            stats=queue_statistics(qmgr, local),
         )
 
     def ledger(self, handle: Handle) -> ZosLedger:
@@ -185,6 +192,7 @@ class ZosLedger(Ledger):
         self._stream_warned = 0  # the reason CSQM587E was last given for (once per handle)
         self._uow_tx: Transaction | None = None  # the unit of work counted in ...
         self._uow = 0  # ... and its messages so far
+        self.figures = Figures(handle)  # its log records and statistics, written in groups
 
     # -- figures --------------------------------------------------------------------
     def sync_columns(self, resolved: Resolved) -> tuple[str, dict[str, Any]]:
@@ -202,6 +210,7 @@ class ZosLedger(Ledger):
 
     # -- open / close -------------------------------------------------------------------
     def opened(self, tx: Transaction, resolved: Resolved, purpose: str) -> None:
+        self.figures.opened(tx, resolved)
         if self.internal:
             return
         conn = tx.conn
@@ -231,6 +240,7 @@ class ZosLedger(Ledger):
         if not self.internal and self.number:
             tx.conn.execute("DELETE FROM open_handles WHERE system = ? AND handle = ?", (self.system_name, self.number))
             self.number = 0
+        self.figures.closed(tx, resolved)
 
     # -- put ------------------------------------------------------------------------------
     def pack(self, tx: Transaction, resolved: Resolved, payload: bytes, persistent: bool) -> tuple[bytes, str, int]:
@@ -301,12 +311,12 @@ class ZosLedger(Ledger):
 
     def put_done(self, tx: Transaction, resolved: Resolved, result: PutResult, now: float) -> None:
         space: ZosSpace = resolved.space
-        if space.streamq and not self.internal:
-            self._stream_copy(tx, resolved, result)
+        copied = space.streamq != "" and not self.internal and self._stream_copy(tx, resolved, result)
         self._pages_used += result.units
         self.handle.cursor.execute("UPDATE messages SET last_put = ? WHERE id = ?", (now, resolved.low))
+        self.figures.put(tx, resolved, result, self._payload, now, copied)
 
-    def _stream_copy(self, tx: Transaction, resolved: Resolved, result: PutResult) -> None:
+    def _stream_copy(self, tx: Transaction, resolved: Resolved, result: PutResult) -> bool:
         """Puts the copy of a message to the streaming queue, in the same unit of work:
         same payload, MsgId, CorrelId, priority and persistence; the expiry only the
         streaming queue's CAPEXPRY (spec zos-mq.md section 4). BESTEF: a failed copy is
@@ -318,7 +328,7 @@ class ZosLedger(Ledger):
             handle = QueueHandle(self.handle.store, self.handle.clock, self.system_name, space.streamq, ZOS)
             ledger = handle.ledger
             assert isinstance(ledger, ZosLedger)
-            ledger.internal = True
+            ledger.internal = ledger.figures.internal = True
             self._stream, self._stream_opened = handle, False
         options = PutOptions(
             persistent=result.persistent,
@@ -350,10 +360,11 @@ class ZosLedger(Ledger):
                 raise MQError(
                     error.reason, f"MUSTDUP copy to streaming queue {space.streamq} failed: {error.detail}"
                 ) from None
-            return
+            return False
         copied = handle.resolved
         if copied is not None and copied.space.psid == space.psid:
             self._pages_used += copy.units  # the copy's pages are on this page set too
+        return True
 
     # -- get ------------------------------------------------------------------------------
     def got(self, tx: Transaction, resolved: Resolved, message: Message, browse: bool) -> None:
@@ -362,12 +373,24 @@ class ZosLedger(Ledger):
             self.handle.cursor.execute(
                 "UPDATE messages SET last_get = ? WHERE id = ?", (self.handle.clock.timestamp(), resolved.low)
             )
+        self.figures.got(tx, resolved, message, browse)
 
     def expired(self, tx: Transaction, resolved: Resolved, units: int, swept: bool) -> None:
         self._pages_used -= units
+        self.figures.expired(tx, resolved)
+
+    def missed(self, tx: Transaction, resolved: Resolved, browse: bool) -> None:
+        self.figures.refused(tx, resolved, "browse" if browse else "get", NO_MSG_AVAILABLE)
+
+    def refused(self, tx: Transaction, resolved: Resolved | None, operation: str, reason: int) -> None:
+        self.figures.refused(tx, resolved, operation, reason)
+
+    def restored(self, tx: Transaction, messages: list[Message]) -> None:
+        self.figures.restored(tx, messages)
 
     def rolled_back(self, tx: Transaction) -> None:
         self._capacity = -1
+        self.figures.rolled_back(tx)
         if self._stream is not None:
             self._stream.rolled_back(tx)
             self._stream_opened = False

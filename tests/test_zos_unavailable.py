@@ -1,0 +1,102 @@
+"""IBM MQ for z/OS commands mqtool does not implement answer MQT0400E ("recognised, not
+available in mqtool") with CSQ9023E, never CSQ9001E, which means a typing error; words
+that are not IBM's keep CSQ9001E. Channel commands are not in the list (the channel
+engine owns them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from mqtool import tables
+
+ZOS = tables.load("zos")
+SECTION = ZOS.raw["unavailable"]
+PAIRS = [(verb, obj) for verb, objects in SECTION["commands"].items() for obj in objects]
+CHANNEL_COMMANDS = {
+    ("START", "CHANNEL"),
+    ("STOP", "CHANNEL"),
+    ("START", "CHINIT"),
+    ("STOP", "CHINIT"),
+    ("DISPLAY", "CHINIT"),
+    ("START", "LISTENER"),
+    ("STOP", "LISTENER"),
+    ("RESET", "CHANNEL"),
+    ("RESOLVE", "CHANNEL"),
+    ("PING", "CHANNEL"),
+}
+
+
+def zos(mq: Any, *commands: str) -> str:
+    return str(mq("--system", "CSQ1", "cmd", *commands).output)
+
+
+def answer(words: str) -> str:
+    return (
+        f"MQT0400E -CSQ1 CSQ9SCND '{words}' is an IBM MQ for z/OS command: recognised, not available in mqtool\n"
+        f"CSQ9023E -CSQ1 CSQ9SCND ' {words}' ABNORMAL COMPLETION\n"
+    )
+
+
+def test_every_listed_command_answers_that_it_is_not_available(mq: Any) -> None:
+    commands = [f"-CSQ1 {verb} {obj}(X)" for verb, obj in PAIRS]
+    assert zos(mq, *commands) == "".join(answer(f"{verb} {obj}") for verb, obj in PAIRS)
+
+
+def test_synonyms_and_a_verb_alone(mq: Any) -> None:
+    assert zos(mq, "REF QMGR TYPE(EXPIRY)", "REV SEC(USER1)", "DIS NL(*)", "-CSQ1 DIS QC(*)", "RESET") == (
+        answer("REFRESH QMGR")
+        + answer("RVERIFY SECURITY")
+        + answer("DISPLAY NAMELIST")
+        + answer("DISPLAY QCLUSTER")
+        + answer("RESET")
+    )
+
+
+def test_words_that_are_not_ibms_are_still_invalid(mq: Any) -> None:
+    assert zos(mq, "-CSQ1 REFRESH CLUSTERS(X)", "DISPLAY TOPICS(X)", "-CSQ1 SUSPENDD QMGR") == (
+        "CSQ9001E -CSQ1 CSQ9SCND 'CLUSTERS' is invalid\n"
+        "CSQ9023E -CSQ1 CSQ9SCND ' REFRESH CLUSTERS' ABNORMAL COMPLETION\n"
+        "CSQ9001E -CSQ1 CSQ9SCND 'TOPICS' is invalid\n"
+        "CSQ9023E -CSQ1 CSQ9SCND ' DISPLAY TOPICS' ABNORMAL COMPLETION\n"
+        "CSQ9001E -CSQ1 CSQ9SCND 'SUSPENDD' is invalid\n"
+        "CSQ9023E -CSQ1 CSQ9SCND ' SUSPENDD QMGR' ABNORMAL COMPLETION\n"
+    )
+
+
+def test_without_a_cpf_they_go_to_the_current_zos_system(mq: Any) -> None:
+    assert zos(mq, "MOVE QLOCAL(A) TOQLOCAL(B)") == answer("MOVE QLOCAL")
+    # On a z/TPF current system an MQSC command needs a CPF, as for any MQSC verb.
+    assert mq("cmd", "MOVE QLOCAL(A) TOQLOCAL(B)").output.startswith("MQT0011E Current system TPF1 is not z/OS")
+
+
+def test_the_list_holds_only_what_the_table_lacks() -> None:
+    """A command the table implements has left the list (a merge that adds one must
+    remove it here)."""
+    implemented = [(verb, obj) for verb, obj in PAIRS if ZOS.verb(verb) and obj in ZOS.verbs[verb].objects]
+    assert implemented == []
+    assert not [verb for verb in SECTION["commands"] if ZOS.verb(verb) is None and SECTION["commands"][verb] == []]
+    assert set(SECTION["synonyms"].values()) <= set(SECTION["commands"]) | {obj for _, obj in PAIRS}
+
+
+@pytest.mark.parametrize("pair", sorted(CHANNEL_COMMANDS))
+def test_channel_commands_are_left_to_the_channel_engine(pair: tuple[str, str]) -> None:
+    assert pair not in PAIRS
+    assert "PING" not in SECTION["commands"]
+
+
+def test_the_dialect_page_lists_them() -> None:
+    from pathlib import Path
+
+    page = (Path(__file__).parent.parent / "man" / "mqtool-zos.7").read_text(encoding="utf-8")
+    section = page.split('.SH "COMMANDS NOT AVAILABLE"', 1)[1].split("\n.SH ", 1)[0]
+    listed: dict[str, list[str]] = {}
+    lines = section.splitlines()
+    for at, line in enumerate(lines):
+        if line.startswith(".B ") and at and lines[at - 1] == ".TP":
+            words = " ".join(lines[at + 1 : at + 4]).split(".TP")[0]
+            listed[line[3:]] = [w.strip() for w in words.replace("\n", " ").split(",") if w.strip()]
+    assert {verb: sorted(objects) for verb, objects in listed.items()} == {
+        verb: sorted(objects) for verb, objects in SECTION["commands"].items()
+    }
