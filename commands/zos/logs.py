@@ -201,9 +201,8 @@ def display_archive(ctx: Any, req: Any, manager: ObjectRecord) -> Response:
 
 def restart(tx: Transaction, system: SystemRecord, manager: ObjectRecord, now: float, result: Response) -> None:
     """START QMGR: SET LOG, ARCHIVE and SYSTEM values are forgotten (the parameter module
-    is read again) and the
-    log restarts at the latest RBA, in the active data sets it was writing (CSQJ001I for
-    each copy, then CSQJ099I)."""
+    is read again) and the log restarts at the latest RBA, in the active data sets it was
+    writing (CSQJ001I for each copy with the data set's RBA range, then CSQJ099I)."""
     manager.status.update({"log_set": {}, "archive_set": {}, "system_set": {}, "started": now})
     manager.status.pop("log", None)  # the position of stores before schema 6 (now in zos_log)
     rba = zlog.restart(tx, system.name)
@@ -211,7 +210,7 @@ def restart(tx: Transaction, system: SystemRecord, manager: ObjectRecord, now: f
     settings = zlog.log_settings(system, manager)
     for copy in range(1, settings.copies + 1):
         result.add("CSQJ001I", csect=NO_CSECT, copy=copy, dsname=zlog.dsname(system.name, copy, pos.dataset),
-                   start=rba_text(rba), end=rba_text(pos.ds_start + settings.size - 1))  # fmt: skip
+                   start=rba_text(pos.ds_start), end=rba_text(pos.ds_start + settings.size - 1))  # fmt: skip
     result.add("CSQJ099I", csect=NO_CSECT, rba=rba_text(rba))
 
 
