@@ -8,14 +8,17 @@ from pathlib import Path
 import click
 
 from mqtool.cli import App, fail
-from mqtool.runner import EXIT_NOT_RUN, Summary, run_lines
+from mqtool.parse.lines import LineTooLong, read_lines
+from mqtool.runner import EXIT_NOT_RUN, Summary, run_lines, unreadable
 
 
 def _read_text(path: str) -> list[str]:
-    """The lines of a command file (`-` is standard input); OSError/UnicodeError propagate."""
+    """The lines of a command file (`-` is standard input); OSError, UnicodeError and
+    LineTooLong (a line longer than any command: /dev/zero) propagate."""
     if path == "-":
-        return sys.stdin.read().splitlines()
-    return Path(path).read_text(encoding="utf-8").splitlines()
+        return list(read_lines(sys.stdin))
+    with open(path, encoding="utf-8") as stream:
+        return list(read_lines(stream))
 
 
 HELP_OPTIONS = ("-h", "--help")
@@ -41,7 +44,7 @@ def cmd(app: App, commands: tuple[str, ...]) -> None:
     input (MQSC file rules apply). Prints the responses only.
 
     Exit status: 0 when every command completed, 10 when some did not, 20 when standard
-    input is not UTF-8 text.
+    input is not UTF-8 text or has a line longer than any command (32762 characters).
 
     \b
     Examples:
@@ -57,9 +60,9 @@ def cmd(app: App, commands: tuple[str, ...]) -> None:
         # on the console); standard input follows the MQSC file rules.
         if item == "-":
             try:
-                lines = sys.stdin.read().splitlines()
-            except UnicodeDecodeError:
-                click.echo("mqtool: error: cannot read -: not UTF-8 text", err=True)
+                lines = _read_text("-")
+            except (UnicodeDecodeError, LineTooLong) as exc:
+                click.echo(f"mqtool: error: cannot read -: {unreadable(exc)}", err=True)
                 sys.exit(EXIT_NOT_RUN)
             summary = run_lines(session, lines, click.echo, echo=False)
         else:
@@ -99,9 +102,8 @@ def run(app: App, files: tuple[str, ...], no_echo: bool, verify: bool, keep_goin
     for path in files:
         try:
             texts.append((path, _read_text(path)))
-        except (OSError, UnicodeDecodeError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not UTF-8 text"
-            click.echo(f"mqtool: error: cannot read {path}: {reason}", err=True)
+        except (OSError, UnicodeDecodeError, LineTooLong) as exc:
+            click.echo(f"mqtool: error: cannot read {path}: {unreadable(exc)}", err=True)
             sys.exit(EXIT_NOT_RUN)
     session = app.session()
     total = Summary()

@@ -15,9 +15,10 @@ from datetime import UTC, datetime, timedelta
 TOD_EPOCH = datetime(1900, 1, 1, tzinfo=UTC)
 # The clock stays below this so that local time at any display offset can still be shown.
 LATEST = datetime(9999, 1, 1, tzinfo=UTC)
-_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$", re.IGNORECASE)
+# Numbers are ASCII digits only (re.ASCII: \d and \s would also take ٣ and other scripts).
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$", re.IGNORECASE | re.ASCII)
 _UNIT_SECONDS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
-_OFFSET = re.compile(r"^([+-])(\d{2}):?(\d{2})$")
+_OFFSET = re.compile(r"^([+-])(\d{2}):?(\d{2})$", re.ASCII)
 
 
 class ClockError(ValueError):

@@ -43,6 +43,10 @@ CATALOGUE: dict[str, Entry] = {
         "Current system {system} is not z/OS: prefix the command with a CPF ({cpfs}) or use .system",
         "An MQSC command without a CPF while the current system is z/TPF.",
     ),
+    "MQT0012E": Entry(
+        "Command is longer than {limit} characters with its continuation lines; it was not run",
+        "A command (all its lines) longer than the longest that mqtool reads; the rest of it is skipped.",
+    ),
     "MQT0201I": Entry(
         "{server} {method} {path} HTTP/{version}: {status} {reason}, Content-Encoding: {coding}, "
         "Content-Length: {length}, {decoded} bytes decoded",

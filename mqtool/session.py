@@ -116,9 +116,13 @@ class Session:
             return self._dialect("zos", rest, cpf_system, systems, check_only, cpf=True)
         if tables.load("zos").verb(upper) is not None:
             return self._dialect("zos", line, current, systems, check_only)
+        return self.refuse("MQT0001E", word=first)
+
+    def refuse(self, msg_id: str, **fields: Any) -> Outcome:
+        """A line refused before it reaches a dialect: one tool message, a syntax error."""
         response = Response(status=SYNTAX)
-        response.add("MQT0001E", word=first)
-        return self._finish(response, current)
+        response.add(msg_id, **fields)
+        return self._finish(response, self.current_system())
 
     def tick(self) -> None:
         """Catches up on timers due since the last command (SPEC section 8). Costs no

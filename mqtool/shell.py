@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any, Protocol, TextIO
 import click
 
 from mqtool.cli import App
-from mqtool.parse.lines import assemble, continuation
-from mqtool.runner import EXIT_NOT_RUN, run_lines
+from mqtool.parse.lines import LineTooLong, assemble, continuation, read_lines
+from mqtool.runner import EXIT_NOT_RUN, execute_source, run_lines, unreadable
 from mqtool.shell_complete import StoreView, make_completer, snapshot
 
 if TYPE_CHECKING:
@@ -71,10 +71,11 @@ def shell_command(app: App, system: str | None) -> None:
 
 
 def _stdin_lines(stream: TextIO | None) -> Iterator[str]:
-    """Lines as they arrive, so a pipe fed by another program sees each response at once."""
+    """Lines as they arrive, so a pipe fed by another program sees each response at once;
+    a line longer than any command raises LineTooLong."""
     if stream is None:
         return
-    yield from stream
+    yield from read_lines(stream)
 
 
 def run_batch(session: Session, stream: TextIO | None, emit: Callable[[str], None] = click.echo) -> int:
@@ -84,8 +85,8 @@ def run_batch(session: Session, stream: TextIO | None, emit: Callable[[str], Non
     emit("")
     try:
         summary = run_lines(session, _stdin_lines(stream), emit)
-    except UnicodeDecodeError:
-        click.echo("mqtool: error: cannot read -: not UTF-8 text", err=True)
+    except (UnicodeDecodeError, LineTooLong) as exc:
+        click.echo(f"mqtool: error: cannot read -: {unreadable(exc)}", err=True)
         return EXIT_NOT_RUN
     emit("")
     for line in summary.lines():
@@ -350,7 +351,7 @@ class OperatorShell:
         keep_going = True
         for source in assemble(text.split("\n")):
             try:
-                outcome = self.session.execute(source.text)
+                outcome = execute_source(self.session, source)
             except StoreError as exc:
                 self.warn(f"mqtool: error: {exc}")
                 continue

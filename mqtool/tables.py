@@ -319,7 +319,7 @@ def check_name(rule: NameRule, name: str, generic_ok: bool) -> str | None:
     return None
 
 
-_CONNAME = re.compile(r"^[A-Za-z0-9.\-:]+(\(\d{1,5}\))?$")
+_CONNAME = re.compile(r"^[A-Za-z0-9.\-:]+(\([0-9]{1,5}\))?$")
 
 
 def convert(spec: KeywordSpec, raw: str | list[str] | None) -> tuple[Any, ValidationError | None]:
@@ -349,7 +349,7 @@ def convert(spec: KeywordSpec, raw: str | list[str] | None) -> tuple[Any, Valida
     if spec.type == "int":
         if text.upper() in spec.words:
             return text.upper(), None
-        if not re.fullmatch(r"\d{1,12}", text):
+        if not re.fullmatch(r"[0-9]{1,12}", text):  # ASCII digits only: \d would take ٣ as 3
             return None, ValidationError("bad_value", spec.name, text, spec.describe_values())
         number = int(text)
         if (spec.min is not None and number < spec.min) or (spec.max is not None and number > spec.max):

@@ -507,11 +507,15 @@ def test_batch_input_that_is_not_utf8_is_exit_20(app: App, capsys: pytest.Captur
     from mqtool.shell import run_batch
 
     class Undecodable(io.StringIO):
-        def __iter__(self) -> Iterator[str]:
-            yield ".echo read\n"
-            raise UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte")
+        """A first line, then bytes that are not UTF-8."""
 
-    assert run_batch(app.session(), Undecodable()) == 20
+        def readline(self, size: int | None = -1) -> str:
+            line = super().readline(size)
+            if not line:
+                raise UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte")
+            return line
+
+    assert run_batch(app.session(), Undecodable(".echo read\n")) == 20
     captured = capsys.readouterr()
     assert captured.out == "Starting MQSC for - on system TPF1.\n\n     1 : .echo read\nread\n"
     assert captured.err == "mqtool: error: cannot read -: not UTF-8 text\n"

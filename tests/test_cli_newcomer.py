@@ -1,0 +1,106 @@
+"""What a newcomer meets first at the command line: bounded input, hints that name the
+next step, help printed as help, confirmations, where the store is, closed pipes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mqtool.parse.lines import MAX_COMMAND
+
+TOO_LONG = f"MQT0012E Command is longer than {MAX_COMMAND} characters with its continuation lines; it was not run"
+
+
+def run_main(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """The real entry point, which turns every error into one line, in process."""
+    from mqtool.cli import main
+
+    with pytest.raises(SystemExit) as leaving:
+        main(argv)
+    captured = capsys.readouterr()
+    return int(leaving.value.code or 0), captured.out, captured.err
+
+
+# -- bounded command lines -------------------------------------------------------------
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero")
+def test_run_dev_zero_is_a_clear_error(mq: Any) -> None:
+    result = mq("run", "/dev/zero")
+    assert result.exit_code == 20
+    assert result.stdout == ""
+    assert result.stderr == (
+        f"mqtool: error: cannot read /dev/zero: line 1 is longer than {MAX_COMMAND} characters, "
+        "the longest command mqtool reads\n"
+    )
+
+
+def test_cmd_and_shell_stdin_stop_at_an_endless_line(mq: Any) -> None:
+    text = "ZMQSC DIS QMGR\n" + "X" * (MAX_COMMAND + 10)
+    for argv in (["cmd", "-"], ["shell"], ["run", "-"]):
+        result = mq(*argv, input=text)
+        assert result.exit_code == 20, argv
+        assert result.stderr.endswith(
+            f"line 2 is longer than {MAX_COMMAND} characters, the longest command mqtool reads\n"
+        )
+
+
+def test_a_too_long_command_is_refused_and_the_run_goes_on(mq: Any, tmp_path: Path) -> None:
+    script = tmp_path / "long.mqsc"
+    chunk = "X" * 20000
+    script.write_text(f"ZMQSC DEF QL-A DESCR-'{chunk}+\n{chunk}'\nZMQSC DEF QL-B\n", encoding="utf-8")
+    result = mq("run", str(script))
+    assert result.exit_code == 10
+    lines = result.stdout.splitlines()
+    assert TOO_LONG in lines
+    assert "One command has a syntax error." in lines
+    assert "MQSC0001I 10.41.22 DEFINE QL-B COMPLETED+" in lines
+    result = mq("cmd", "ZMQSC DIS QL-" + "A" * MAX_COMMAND)
+    assert (result.exit_code, result.stdout) == (10, TOO_LONG + "\n")
+
+
+# -- numbers are ASCII digits ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("ZMQSC ALTER QL-X MAXDEPTH-٣", "MQSC0014E 10.41.22 VALUE ٣ NOT VALID FOR MAXDEPTH - ALLOWED 0-999999999+"),
+        ("ZMQSC DEF QL-Y MAXDEPTH-３", "MQSC0014E 10.41.22 VALUE ３ NOT VALID FOR MAXDEPTH - ALLOWED 0-999999999+"),
+        (
+            "ZMQSC DEF CHL-C CHLTYPE-SDR CONNAME-'h(١٤١٤)' XMITQ-X",
+            "MQSC0014E 10.41.22 VALUE h(١٤١٤) NOT VALID FOR CONNAME - ALLOWED HOST(PORT)+",
+        ),
+        (
+            "-CSQ1 DEFINE QLOCAL(Y) MAXDEPTH(٣)",
+            "CSQ9030E -CSQ1 CSQ9SCND 'MAXDEPTH' value '٣' is invalid, allowed: 0-999999999",
+        ),
+        ("-CSQ1 DISPLAY USAGE PSID(٣)", "CSQ9030E -CSQ1 CSQ9SCND 'PSID' value '٣' is invalid, allowed: * or 0-99"),
+        (".advance ٣s", "MQT0003E Directive .advance: not a duration: '٣s' (examples: 5s, 2m, 1h)"),
+    ],
+)
+def test_numbers_in_commands_are_ascii_digits_only(mq: Any, command: str, expected: str) -> None:
+    mq("cmd", "ZMQSC DEF QL-X")
+    result = mq("cmd", command)
+    assert result.exit_code == 10
+    assert expected in result.stdout.splitlines()
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--swbpool", "٣"], "--swbpool: '٣' is not valid: a whole number 1-100000000"),
+        (["--offset", "+٠١:00"], "--offset: not a UTC offset: '+٠١:00' (example: -05:00)"),
+        (["--listener", "127.0.0.1(١٤١٤)"], "--listener: '127.0.0.1(١٤١٤)' is not host(port)"),
+    ],
+)
+def test_system_settings_are_ascii_digits_only(
+    state_dir: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    code, _, err = run_main(["--state", str(state_dir), "system", "alter", "TPF1", *argv], capsys)
+    assert code == 2
+    assert err.startswith(f"mqtool: error: {message}")
+    code, _, err = run_main(["--state", str(state_dir), "system", "alter", "CSQ1", "--log", "OUTBUFF=٤٠٠"], capsys)
+    assert (code, err) == (2, "mqtool: error: --log: OUTBUFF=٤٠٠ is not valid: a whole number 40-4000\n")
