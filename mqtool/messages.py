@@ -40,8 +40,10 @@ CATALOGUE: dict[str, Entry] = {
     "MQT0008E": Entry("Unbalanced apostrophes in '{token}'", "A directive line has an odd number of quotes."),
     "MQT0009E": Entry("Command is empty", "A line holds only a prefix, with no verb."),
     "MQT0011E": Entry(
-        "Current system {system} is not z/OS: prefix the command with a CPF ({cpfs}) or use .system",
-        "An MQSC command without a CPF while the current system is z/TPF.",
+        "Current system {system} is not z/OS and this session has used no z/OS system: "
+        "prefix the command with a CPF ({cpfs}) or use .system",
+        "An MQSC command without a CPF while the current system is z/TPF, the session has not used "
+        "a z/OS system yet and the complex has several.",
     ),
     "MQT0012E": Entry(
         "Command is longer than {limit} characters with its continuation lines; it was not run",

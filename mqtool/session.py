@@ -62,6 +62,7 @@ class Session:
         self.store = store
         self.clock = clock
         self.current = system
+        self.last_zos: str | None = None  # the z/OS system this session used last (SPEC section 3)
         self.state: dict[str, Any] = {}  # per-session engine state (open handles, warnings given)
         # What the last command read, kept while Store.generation() says nothing changed.
         self._systems: list[SystemRecord] = []
@@ -90,6 +91,20 @@ class Session:
                 return system
         return systems[0] if systems else None
 
+    def current_zos(self, systems: list[SystemRecord] | None = None) -> SystemRecord | None:
+        """Where an MQSC verb without a CPF goes (SPEC section 3): the current system when
+        it is z/OS; otherwise the z/OS system this session used last; otherwise the only
+        z/OS system of the complex; otherwise None (refused, naming the CPFs)."""
+        systems = self.systems() if systems is None else systems
+        current = self.current_system(systems)
+        if current is not None and current.platform == "zos":
+            return current
+        zos = [system for system in systems if system.platform == "zos"]
+        for system in zos:
+            if system.name == self.last_zos:
+                return system
+        return zos[0] if len(zos) == 1 else None
+
     # -- one line -----------------------------------------------------------------
     def execute(self, text: str, check_only: bool = False) -> Outcome:
         line = text.strip()
@@ -101,6 +116,8 @@ class Session:
             self.tick()
         systems = self.systems()
         current = self.current_system(systems)
+        if current is not None and current.platform == "zos":
+            self.last_zos = current.name  # used while current (even if switched away next)
         first = line.split()[0]
         upper = first.upper()
         if first.startswith("."):
@@ -115,7 +132,9 @@ class Session:
         if cpf_system is not None:
             return self._dialect("zos", rest, cpf_system, systems, check_only, cpf=True)
         if tables.load("zos").verb(upper) is not None:
-            return self._dialect("zos", line, current, systems, check_only)
+            # None of the rules settles it: the current system makes the refusal (MQT0011E).
+            target = self.current_zos(systems) or current
+            return self._dialect("zos", line, target, systems, check_only)
         return self.refuse("MQT0001E", word=first)
 
     def refuse(self, msg_id: str, **fields: Any) -> Outcome:
@@ -154,6 +173,8 @@ class Session:
         if target is None or target.platform != platform:
             response = package.wrong_system(target, systems, text)
             return self._finish(response, target)
+        if platform == "zos":
+            self.last_zos = target.name
         table = tables.load(dialect)
         try:
             command = package.lex(text)

@@ -371,7 +371,10 @@ class OperatorShell:
         try:
             current = self.session.current_system()
             self.prompt_name = current.name if current is not None else NO_SYSTEM_PROMPT
-            self.view = snapshot(self.session.store, current.name if current is not None else None)
+            zos = self.session.current_zos()
+            self.view = snapshot(
+                self.session.store, current.name if current is not None else None, zos.name if zos else None
+            )
         except Exception as exc:  # stale completion is better than a dead shell
             self.warn(internal_error_line(exc, self.state_dir))
 

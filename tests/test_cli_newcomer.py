@@ -104,3 +104,14 @@ def test_system_settings_are_ascii_digits_only(
     assert err.startswith(f"mqtool: error: {message}")
     code, _, err = run_main(["--state", str(state_dir), "system", "alter", "CSQ1", "--log", "OUTBUFF=٤٠٠"], capsys)
     assert (code, err) == (2, "mqtool: error: --log: OUTBUFF=٤٠٠ is not valid: a whole number 40-4000\n")
+
+
+# -- the current z/OS system (SPEC section 3) --------------------------------------------
+
+
+def test_set_log_typed_on_tpf1_goes_to_the_only_zos_system(mq: Any) -> None:
+    result = mq("cmd", "SET LOG ZHYLINK(YES)", "DIS LOG")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert "CSQ9022I -CSQ1 CSQJC001 ' SET LOG' NORMAL COMPLETION" in lines
+    assert "ZHYLINK      NO                        YES" in lines

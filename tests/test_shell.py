@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from conftest import FROZEN, MQ
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
@@ -624,3 +625,14 @@ def test_batch_shell_does_not_import_prompt_toolkit(tmp_path: Path) -> None:
     assert result.returncode == 0
     assert result.stdout.startswith("Starting MQSC for - on system TPF1.")
     assert result.stderr == "False"
+
+
+def test_completion_follows_the_zos_system_the_session_used_last(app: App, capsys: pytest.CaptureFixture[str]) -> None:
+    from mqtool.cli_system import system as system_group
+
+    CliRunner().invoke(system_group, ["add", "CSQ2", "--platform", "zos"], obj=app, catch_exceptions=False)
+    shell = drive(app, "")
+    assert shell.view.mqsc_system() is None  # TPF1 current, two z/OS systems, none used yet
+    shell = drive(app, "-CSQ2 DIS QMGR QMNAME" + ENTER)
+    chosen = shell.view.mqsc_system()
+    assert chosen is not None and chosen.name == "CSQ2"

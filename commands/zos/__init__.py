@@ -178,11 +178,12 @@ def validation_error(error: ValidationError, command: Command, tbl: Table) -> Re
 
 def wrong_system(target: SystemRecord | None, systems: list[SystemRecord], text: str) -> Response:
     result = Response(status=FAILED)
-    if target is None:
+    cpfs = [str(s.attrs.get("cpf")) for s in systems if s.platform == "zos"]
+    if target is None or not cpfs:
         result.add("MQT0007E", platform="z/OS")
         return result
-    cpfs = [str(s.attrs.get("cpf")) for s in systems if s.platform == "zos"]
-    result.add("MQT0011E", system=target.name, cpfs=", ".join(cpfs) or "none")
+    # Several z/OS systems and none settled by the session (mqtool.session.current_zos).
+    result.add("MQT0011E", system=target.name, cpfs=", ".join(cpfs))
     return result
 
 
