@@ -149,8 +149,9 @@ class LazyGroup(click.Group):
     "--clock",
     "clock_setting",
     envvar="MQTOOL_CLOCK",
-    metavar="ISO-TIME",
-    help="Freeze the clock at this instant, e.g. 2021-03-09T15:41:22Z (env MQTOOL_CLOCK).",
+    metavar="ISO-TIME|TOD",
+    help="Freeze the clock at this instant, e.g. 2021-03-09T15:41:22Z, or at a TOD value of 16 hex "
+    "digits, e.g. D962CAAA5BAAD838 (env MQTOOL_CLOCK).",
 )
 @click.version_option(__version__, prog_name="mqtool")
 @click.pass_context

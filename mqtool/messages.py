@@ -450,7 +450,5 @@ CATALOGUE: dict[str, Entry] = {
 
 def text(msg_id: str, fields: dict[str, Any]) -> str:
     """The message text with its fields filled in. Tabs in a template (the z/TPF STAT
-    display's table) are expanded to 8-column stops, as the console shows them."""
-    template = CATALOGUE[msg_id].template
-    result = template.format(**fields)
-    return result.expandtabs(8) if "\t" in template else result
+    display's Count Rate RateHigh table) stay tabs, byte for byte as in the seed."""
+    return CATALOGUE[msg_id].template.format(**fields)

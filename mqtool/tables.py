@@ -69,6 +69,15 @@ class KeywordSpec:
             return f"up to {self.max} characters"
         return "no value"
 
+    def describe_default(self) -> str:
+        """The default as a command writes it: a list joined by commas (COMPMSG's [NONE]
+        is NONE), a `=QMGR.X` reference as is; "" when there is none."""
+        if self.default is None:
+            return ""
+        if isinstance(self.default, (list, tuple)):
+            return ",".join(str(item) for item in self.default)
+        return str(self.default)
+
 
 @dataclass(frozen=True)
 class ObjectSpec:

@@ -97,7 +97,8 @@ def validate(table: Table, command: Command) -> Request | ValidationError:
 
 
 def _keywords_for(obj: ObjectSpec | None, verb: VerbSpec) -> str:
+    # Upper case, as everything else on the console: VALID KEYWORDS ARE NONE.
     if obj is None:
-        return "none"
+        return "NONE"
     names = [k.name for k in obj.keywords.values() if verb.name in k.verbs]
-    return ", ".join(names) if names else "none"
+    return ", ".join(names) if names else "NONE"

@@ -115,3 +115,71 @@ def test_set_log_typed_on_tpf1_goes_to_the_only_zos_system(mq: Any) -> None:
     lines = result.stdout.splitlines()
     assert "CSQ9022I -CSQ1 CSQJC001 ' SET LOG' NORMAL COMPLETION" in lines
     assert "ZHYLINK      NO                        YES" in lines
+
+
+# -- the STAT display as the seed shows it ---------------------------------------------
+
+
+def test_stat_sizes_are_stored_sizes_and_the_table_keeps_its_tabs(mq: Any) -> None:
+    import sqlite3
+
+    from mqtool.engine.stats import readable_size
+    from mqtool.state.store import DB_NAME
+
+    result = mq(
+        "cmd",
+        "ZMQSC DEFINE QL-PAYQ COMPSIZE-1000",
+        ".put PAYQ count=20 size=32000 pattern=xml persistent=yes",
+        ".put PAYQ count=3 size=2000 pattern=text persistent=no",
+    )
+    assert result.exit_code == 0, result.output
+    conn = sqlite3.connect(mq.state_dir / DB_NAME)
+    try:
+        stored = dict(
+            conn.execute(
+                "SELECT persistent, sum(stored_length) FROM messages WHERE queue = 'PAYQ' GROUP BY persistent"
+            ).fetchall()
+        )
+    finally:
+        conn.close()
+    assert stored[1] < 20 * 32000 // 2  # compressed: the original size would be 625 kilobytes
+    lines = mq("cmd", "ZMQSC DISPLAY QL-PAYQ STAT").stdout.splitlines()
+    assert f"Persistent Msgs    - 20 ({readable_size(stored[1])})" in lines
+    assert f"NonPersist Msgs   - 3 ({readable_size(stored[0])})" in lines
+    # The seed's bytes: tabs between the columns of the Count Rate RateHigh rows.
+    assert "\tCount\tRate\tRateHigh" in lines
+    assert "Get\t- 0\t0\t0" in lines
+    assert "Swept Search\t- 0\t0\t0" in lines
+
+
+def test_clock_frozen_at_the_seeds_tod_shows_it_exactly(mq: Any) -> None:
+    result = mq(
+        "cmd",
+        ".httpconf SEEDTOD PORT-0",
+        "ZHTPS START SERVER-SEEDTOD",
+        "ZHTPS STATS S-SEEDTOD",
+        clock="D962CAAA5BAAD838",
+    )
+    assert result.exit_code == 0, result.output
+    assert "LAST STATS RESET TOD - D962CAAA5BAAD838 (2021-03-09 10:41:22)" in result.stdout.splitlines()
+    assert "CSMP0097I 10.41.22 CPU-B SS-BSS  SSU-HPN  IS-01" in result.stdout.splitlines()
+
+
+# -- the console is upper case, help text has no Python in it ----------------------------
+
+
+def test_no_keywords_is_said_in_the_consoles_capitals(mq: Any) -> None:
+    result = mq("cmd", "ZMQSC START QMGR FOO")
+    assert "MQSC0013E 10.41.22 KEYWORD FOO NOT VALID FOR QMGR - VALID KEYWORDS ARE NONE+" in result.stdout.splitlines()
+
+
+def test_help_shows_list_defaults_as_a_command_writes_them(mq: Any) -> None:
+    from mqtool import tables
+
+    lines = mq("cmd", ".help ZMQSC DEFINE").stdout.splitlines()
+    compmsg = next(line for line in lines if line.strip().startswith("COMPMSG"))
+    assert "[NONE]:" in compmsg
+    topics = [f".help {word} {verb}" for word, dialect in (("ZMQSC", "ztpf_mq"), ("ZHTPS", "ztpf_http"), ("MQSC", "zos"))
+              for verb in tables.load(dialect).verbs]  # fmt: skip
+    text = mq("cmd", *topics).stdout
+    assert "['" not in text and "[[" not in text
