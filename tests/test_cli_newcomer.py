@@ -179,7 +179,7 @@ def test_help_shows_list_defaults_as_a_command_writes_them(mq: Any) -> None:
     lines = mq("cmd", ".help ZMQSC DEFINE").stdout.splitlines()
     compmsg = next(line for line in lines if line.strip().startswith("COMPMSG"))
     assert "[NONE]:" in compmsg
-    topics = [f".help {word} {verb}" for word, dialect in (("ZMQSC", "ztpf_mq"), ("ZHTPS", "ztpf_http"), ("MQSC", "zos"))
-              for verb in tables.load(dialect).verbs]  # fmt: skip
+    dialects = (("ZMQSC", "ztpf_mq"), ("ZHTPS", "ztpf_http"), ("MQSC", "zos"))
+    topics = [f".help {word} {verb}" for word, dialect in dialects for verb in tables.load(dialect).verbs]
     text = mq("cmd", *topics).stdout
     assert "['" not in text and "[[" not in text
