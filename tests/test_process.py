@@ -193,6 +193,9 @@ def test_interrupt_is_one_line(state: Path, tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=env(),
+        # A test run started in the background of a script inherits SIGINT ignored, and
+        # so would mqtool: Ctrl-C is what this test sends, so it gets its default back.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert process.stdout is not None and process.stderr is not None
     while b"MQSC0001I" not in process.stdout.readline():
