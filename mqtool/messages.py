@@ -49,6 +49,22 @@ CATALOGUE: dict[str, Entry] = {
         "Command is longer than {limit} characters with its continuation lines; it was not run",
         "A command (all its lines) longer than the longest that mqtool reads; the rest of it is skipped.",
     ),
+    "MQT0013E": Entry(
+        "Unknown command prefix '{word}': the CPFs of the complex are {cpfs}",
+        "A line starts like a command prefix that no z/OS system has; the message lists those there are.",
+    ),
+    "MQT0014E": Entry(
+        "Unknown command '{word}': did you mean {suggestion}?",
+        "The first word names no dialect but is close to ZMQSC, ZHTPS or an MQSC verb.",
+    ),
+    "MQT0015I": Entry(
+        "Did you mean '{suggestion}'?",
+        "Follows CSQ9001E when the unknown verb, object type or keyword is close to one the MQSC table knows.",
+    ),
+    "MQT0016I": Entry(
+        "{word} NOT RECOGNIZED - DID YOU MEAN {suggestion}",
+        "Follows a ZHTPS error when the unknown verb, object or keyword is close to one the table knows.",
+    ),
     "MQT0201I": Entry(
         "{server} {method} {path} HTTP/{version}: {status} {reason}, Content-Encoding: {coding}, "
         "Content-Length: {length}, {decoded} bytes decoded",
@@ -193,6 +209,15 @@ CATALOGUE: dict[str, Entry] = {
     "MQSC0039E": Entry(
         "{keyword}-{name} IS {actual} - {keyword} MUST NAME {wanted}",
         "A queue named by TARGQ or DEADQ exists but is of the wrong kind.",
+    ),
+    "MQSC0040E": Entry(
+        "{word} NOT RECOGNIZED - DID YOU MEAN {suggestion}",
+        "Follows MQSC0011E, MQSC0012E or MQSC0013E when the word is close to a verb, object or keyword of the table.",
+    ),
+    "MQSC0041E": Entry(
+        "ZMQSC WRITES {token} AS {ztpf}{zos}",
+        "Follows MQSC0027E for a KEYWORD(value) or OBJECT(name) in the z/OS manner: the ZMQSC form, and "
+        "the MQSC command for z/OS when the word is a z/OS object type.",
     ),
     # engine: queue manager restart, the sweeper, QDEPTHHI, the SWB pool, statistics
     "MQSC0101I": Entry(

@@ -20,6 +20,9 @@ from mqtool.validate import Request, validate
 
 LEAVE_WORDS = ("END", "EXIT", "QUIT")
 ZTPF_HTTP_WORDS = ("ZHTPS", "ZHTTPS")
+# The line after an unknown verb, object or keyword that names the closest one the
+# table knows, in each dialect's manner (upper case on the z/TPF consoles).
+HINTS = {"ztpf_mq": "MQSC0040E", "ztpf_http": "MQT0016I", "zos": "MQT0015I"}
 
 
 @dataclass
@@ -135,7 +138,22 @@ class Session:
             # None of the rules settles it: the current system makes the refusal (MQT0011E).
             target = self.current_zos(systems) or current
             return self._dialect("zos", line, target, systems, check_only)
-        return self.refuse("MQT0001E", word=first)
+        return self._unknown(first, systems)
+
+    def _unknown(self, word: str, systems: list[SystemRecord]) -> Outcome:
+        """A first word that names no dialect: a prefix that is no CPF lists the CPFs;
+        a misspelt dialect word or MQSC verb names the one meant."""
+        from mqtool.complex import CPF_FIRST
+
+        cpfs = [str(system.attrs.get("cpf")) for system in systems if system.platform == "zos"]
+        if word[0] in CPF_FIRST and cpfs:
+            return self.refuse("MQT0013E", word=word, cpfs=", ".join(cpfs))
+        verbs = tables.load("zos").verbs.values()
+        known = ["ZMQSC", *ZTPF_HTTP_WORDS, *LEAVE_WORDS, *(w for verb in verbs for w in (verb.name, *verb.abbrev))]
+        suggestion = tables.suggest(word, known)
+        if suggestion:
+            return self.refuse("MQT0014E", word=word, suggestion=suggestion)
+        return self.refuse("MQT0001E", word=word)
 
     def refuse(self, msg_id: str, **fields: Any) -> Outcome:
         """A line refused before it reaches a dialect: one tool message, a syntax error."""
@@ -184,7 +202,10 @@ class Session:
             command.cpf = target.attrs.get("cpf")
         checked = validate(table, command)
         if not isinstance(checked, Request):
-            return self._finish(package.validation_error(checked, command, table), target)
+            response = package.validation_error(checked, command, table)
+            if checked.suggestion:
+                response.add(HINTS[dialect], word=checked.keyword, suggestion=checked.suggestion)
+            return self._finish(response, target)
         if check_only:
             return Outcome(status=OK, system=target.name)
         handler = _module(f"mqtool.commands.{dialect}.{checked.verb.module}")

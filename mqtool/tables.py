@@ -11,6 +11,7 @@ import marshal
 import os
 import re
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -111,6 +112,7 @@ class ValidationError:
     value: str = ""
     allowed: str = ""
     detail: str = ""
+    suggestion: str = ""  # an unknown verb, object or keyword: the closest the table knows
 
 
 @dataclass
@@ -307,6 +309,42 @@ def load(dialect: str) -> Table:
             nameless=_flag(row.get("nameless"), False),
         )
     return Table(dialect=dialect, command=str(raw.get("command", "")), verbs=verbs, objects=objects, raw=raw)
+
+
+def suggest(word: str, candidates: Iterable[str]) -> str:
+    """The candidate that a misspelt word was meant to be (DISPLY: DISPLAY, STRAT:
+    START), or "" when none is close enough or several are equally close (QX: QA, QL or
+    QR?). Close is one typing slip (a letter missing, extra, wrong, or two swapped) for
+    words of up to five letters, two for longer ones. Compared in upper case."""
+    upper = word.upper()
+    pool = sorted({candidate.upper() for candidate in candidates if candidate})
+    if not upper or upper in pool:
+        return ""
+    limit = 1 if len(upper) <= 5 else 2
+    scored = [(distance, candidate) for candidate in pool if (distance := _slips(upper, candidate, limit)) <= limit]
+    if not scored:
+        return ""
+    best = min(distance for distance, _ in scored)
+    found = [candidate for distance, candidate in scored if distance == best]
+    return found[0] if len(found) == 1 else ""
+
+
+def _slips(a: str, b: str, limit: int) -> int:
+    """Optimal string alignment distance (insertions, deletions, substitutions and swaps
+    of two neighbours); anything above `limit` is reported as limit + 1."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    before: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        row = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                row[j] = min(row[j], before[j - 2] + 1)
+        before, previous = previous, row
+    return min(previous[len(b)], limit + 1)
 
 
 # -- value checking ---------------------------------------------------------------

@@ -183,3 +183,68 @@ def test_help_shows_list_defaults_as_a_command_writes_them(mq: Any) -> None:
     topics = [f".help {word} {verb}" for word, dialect in dialects for verb in tables.load(dialect).verbs]
     text = mq("cmd", *topics).stdout
     assert "['" not in text and "[[" not in text
+
+
+# -- errors that name the next step ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        (
+            "ZMQSC DEFINE QLOCAL(PAYQ)",
+            [
+                "MQSC0027E 10.41.22 QLOCAL(PAYQ) NOT IN KEYWORD-VALUE FORM",
+                "MQSC0041E 10.41.22 ZMQSC WRITES QLOCAL(PAYQ) AS QL-PAYQ - FOR Z/OS ENTER DEFINE QLOCAL(PAYQ)+",
+            ],
+        ),
+        (
+            "ZMQSC DEFINE QL-A MAXDEPTH(5)",
+            [
+                "MQSC0027E 10.41.22 MAXDEPTH(5) NOT IN KEYWORD-VALUE FORM",
+                "MQSC0041E 10.41.22 ZMQSC WRITES MAXDEPTH(5) AS MAXDEPTH-5+",
+            ],
+        ),
+        ("-CSQ9 DIS QMGR", ["MQT0013E Unknown command prefix '-CSQ9': the CPFs of the complex are -CSQ1"]),
+        ("DISPLY QLOCAL(X)", ["MQT0014E Unknown command 'DISPLY': did you mean DISPLAY?"]),
+        ("ZMQCS DIS QMGR", ["MQT0014E Unknown command 'ZMQCS': did you mean ZMQSC?"]),
+        ("HELLO", ["MQT0001E Unknown command 'HELLO': not ZMQSC, ZHTPS, a CPF or an MQSC verb"]),
+        ("ZMQSC DISPLY QL-X", ["MQSC0040E 10.41.22 DISPLY NOT RECOGNIZED - DID YOU MEAN DISPLAY+"]),
+        ("ZMQSC DEFINE CHLL-X", ["MQSC0040E 10.41.22 CHLL NOT RECOGNIZED - DID YOU MEAN CHL+"]),
+        ("ZMQSC DEFINE QL-X MAXDPTH-3", ["MQSC0040E 10.41.22 MAXDPTH NOT RECOGNIZED - DID YOU MEAN MAXDEPTH+"]),
+        (
+            "-CSQ1 DISPLY QLOCAL(X)",
+            [
+                "CSQ9001E -CSQ1 CSQ9SCND 'DISPLY' is invalid",
+                "MQT0015I -CSQ1 CSQ9SCND Did you mean 'DISPLAY'?",
+                "CSQ9023E -CSQ1 CSQ9SCND ' DISPLY QLOCAL' ABNORMAL COMPLETION",
+            ],
+        ),
+        ("-CSQ1 DIS QLOCL(X)", ["MQT0015I -CSQ1 CSQ9SCND Did you mean 'QLOCAL'?"]),
+        ("-CSQ1 DEFINE QLOCAL(X) MAXDPTH(3)", ["MQT0015I -CSQ1 CSQ9SCND Did you mean 'MAXDEPTH'?"]),
+        ("ZHTPS STRAT SERVER-X", ["MQT0016I 10.41.22 STRAT NOT RECOGNIZED - DID YOU MEAN START+"]),
+        ("ZHTPS START SERVRE-X", ["MQT0016I 10.41.22 SERVRE NOT RECOGNIZED - DID YOU MEAN SERVER+"]),
+    ],
+)
+def test_errors_name_the_next_step(mq: Any, command: str, expected: list[str]) -> None:
+    result = mq("cmd", command)
+    assert result.exit_code == 10
+    lines = result.stdout.splitlines()
+    start = lines.index(expected[0])
+    assert lines[start : start + len(expected)] == expected
+
+
+def test_no_suggestion_for_a_known_word_in_the_wrong_place_or_a_guess(mq: Any) -> None:
+    text = mq("cmd", "ZMQSC CLEAR QA-A", "ZMQSC DEFINE QX-A", "-CSQ1 DIS QX(A)").stdout
+    assert "DID YOU MEAN" not in text and "Did you mean" not in text
+
+
+def test_suggest_is_one_slip_and_unambiguous() -> None:
+    from mqtool.tables import suggest
+
+    assert suggest("STRAT", ["START", "STATS", "STOP"]) == "START"  # two letters swapped
+    assert suggest("DEFNE", ["DEFINE", "DEF"]) == "DEFINE"
+    assert suggest("QX", ["QL", "QA", "QR"]) == ""  # which one?
+    assert suggest("DIS", ["DEL", "DISPLAY"]) == ""
+    assert suggest("MAXDEPHT", ["MAXDEPTH", "MAXMSGL"]) == "MAXDEPTH"
+    assert suggest("DISPLAY", ["DISPLAY"]) == ""  # nothing to correct
