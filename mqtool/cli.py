@@ -88,6 +88,7 @@ class App:
     state_dir: Path
     system: str | None
     clock: Clock
+    state_defaulted: bool = False  # neither --state nor MQTOOL_STATE chose the directory
     _store: Any = None
     _closers: list[Callable[[], None]] = field(default_factory=list)
 
@@ -96,12 +97,23 @@ class App:
         if self._store is None:
             from mqtool.complex import ensure_complex
             from mqtool.state import Store, StoreError
+            from mqtool.state.store import DB_NAME
 
+            path = self.state_dir / DB_NAME
+            new = not path.exists()
             try:
                 self._store = Store.open(self.state_dir)
                 ensure_complex(self._store, self.clock.timestamp())
             except StoreError as exc:
                 fail(str(exc))
+            if new and self.state_defaulted:
+                # A newcomer's first command: say once where the store went (a directory
+                # named with --state is where the user said, and transcripts stay alike).
+                click.echo(
+                    f"mqtool: created the store {path.absolute()} with the default complex (TPF1, CSQ1); "
+                    "--state DIR or MQTOOL_STATE chooses another",
+                    err=True,
+                )
         return self._store
 
     def session(self, system: str | None = None) -> Any:
@@ -135,6 +147,15 @@ class LazyGroup(click.Group):
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # Where the store is, here and now (the man page says where it is in general).
+        from mqtool.state.store import DB_NAME
+
+        named = ctx.params.get("state_dir") or os.environ.get("MQTOOL_STATE")
+        folder = Path(named) if named else default_state_dir()
+        formatter.write_paragraph()
+        formatter.write(f"Store: {(folder / DB_NAME).absolute()}\n")  # whole, never wrapped
+
 
 @click.group(cls=LazyGroup, context_settings=CONTEXT_SETTINGS)
 @click.option(
@@ -142,7 +163,9 @@ class LazyGroup(click.Group):
     "state_dir",
     type=click.Path(file_okay=False, path_type=Path),
     envvar="MQTOOL_STATE",
-    help="State directory (env MQTOOL_STATE; default: the user data directory).",
+    is_eager=True,  # read before --help, whose last line names the store
+    help="State directory (env MQTOOL_STATE; default: the user data directory, ~/.local/share/mqtool on "
+    "Linux). The store is DIR/mqtool.db; --help ends with its path.",
 )
 @click.option("--system", envvar="MQTOOL_SYSTEM", help="Current system (env MQTOOL_SYSTEM).")
 @click.option(
@@ -169,7 +192,7 @@ def main_group(ctx: click.Context, state_dir: Path | None, system: str | None, c
         clock = Clock.from_setting(clock_setting)
     except ClockError as exc:
         fail(f"--clock: {exc}")
-    app = App(state_dir or default_state_dir(), system, clock)
+    app = App(state_dir or default_state_dir(), system, clock, state_defaulted=state_dir is None)
     _STATE_IN_USE[:] = [str(app.state_dir)]
     ctx.obj = app
     ctx.call_on_close(app.close)
@@ -201,6 +224,10 @@ def store_problem(exc: BaseException, state: str) -> str | None:
     return None
 
 
+# click 8.2 raises this for a group given no arguments (8.1 printed the help itself).
+_NO_ARGS_IS_HELP: type[click.UsageError] | None = getattr(click.exceptions, "NoArgsIsHelpError", None)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: runs the group and turns every failure into one line."""
     try:
@@ -216,6 +243,10 @@ def main(argv: list[str] | None = None) -> None:
         click.echo("mqtool: error: aborted", err=True)
         sys.exit(1)
     except click.ClickException as exc:
+        if _NO_ARGS_IS_HELP is not None and isinstance(exc, _NO_ARGS_IS_HELP) and exc.ctx is not None:
+            # Bare `mqtool` (or `mqtool system`): the help, as help, not as an error.
+            click.echo(exc.ctx.get_help())
+            sys.exit(0)
         message = exc.format_message()
         hint = ""
         if isinstance(exc, click.UsageError) and exc.ctx is not None:

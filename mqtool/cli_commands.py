@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
 from pathlib import Path
 
@@ -53,6 +54,9 @@ def cmd(app: App, commands: tuple[str, ...]) -> None:
       mqtool cmd '-CSQ1 SET LOG ZHYLINK(YES)' '-CSQ1 DISPLAY LOG'
       echo 'ZMQSC DIS QMGR' | mqtool cmd -
     """
+    unquoted = _unquoted(commands)
+    if unquoted is not None:
+        fail(f"each argument is one whole command: quote it, e.g. mqtool cmd {unquoted}")
     session = app.session()
     total = Summary()
     for item in commands:
@@ -71,6 +75,29 @@ def cmd(app: App, commands: tuple[str, ...]) -> None:
         total.syntax += summary.syntax
         total.failed += summary.failed
     sys.exit(total.exit_code)
+
+
+def _unquoted(arguments: tuple[str, ...]) -> str | None:
+    """`mqtool cmd ZMQSC DIS QMGR`: one command typed without quotes arrives as words,
+    each of which would run as a command of its own. Recognised when the first argument
+    is one word that cannot stand alone (ZMQSC, ZHTPS, an MQSC verb, a CPF before an
+    MQSC verb: all need more words) and more follow; returns the command quoted."""
+    if len(arguments) < 2 or not arguments[0] or " " in arguments[0].strip():
+        return None
+    from mqtool.complex import CPF_FIRST
+    from mqtool.session import ZTPF_HTTP_WORDS
+    from mqtool.tables import load
+
+    first, following = arguments[0].strip().upper(), arguments[1].split()
+    alone = first in ("ZMQSC", *ZTPF_HTTP_WORDS) or load("zos").verb(first) is not None
+    cpf = first[0] in CPF_FIRST and bool(following) and load("zos").verb(following[0]) is not None
+    if not (alone or cpf):
+        return None
+    text = " ".join(arguments)
+    # MQSC quotes values with apostrophes: "DIS QLOCAL('x')" reads better than shlex's form.
+    if "'" in text and not any(char in text for char in '"$`\\!'):
+        return f'"{text}"'
+    return shlex.quote(text)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})

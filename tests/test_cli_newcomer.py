@@ -248,3 +248,89 @@ def test_suggest_is_one_slip_and_unambiguous() -> None:
     assert suggest("DIS", ["DEL", "DISPLAY"]) == ""
     assert suggest("MAXDEPHT", ["MAXDEPTH", "MAXMSGL"]) == "MAXDEPTH"
     assert suggest("DISPLAY", ["DISPLAY"]) == ""  # nothing to correct
+
+
+# -- a newcomer's first commands ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "quoted"),
+    [
+        (["ZMQSC", "DIS", "QMGR"], "'ZMQSC DIS QMGR'"),
+        (["-CSQ1", "DIS", "QMGR"], "'-CSQ1 DIS QMGR'"),
+        (["DIS", "QLOCAL('a", "b')"], "\"DIS QLOCAL('a b')\""),
+        (["ZHTPS", "DISPLAY", "ALL"], "'ZHTPS DISPLAY ALL'"),
+    ],
+)
+def test_cmd_with_an_unquoted_command_prints_one_hint(
+    state_dir: Path, capsys: pytest.CaptureFixture[str], argv: list[str], quoted: str
+) -> None:
+    code, out, err = run_main(["--state", str(state_dir), "cmd", *argv], capsys)
+    assert (code, out) == (2, "")
+    assert err == f"mqtool: error: each argument is one whole command: quote it, e.g. mqtool cmd {quoted}\n"
+    assert not state_dir.exists()  # nothing ran
+
+
+def test_cmd_with_several_quoted_commands_is_no_mistake(mq: Any) -> None:
+    assert mq("cmd", "ZMQSC DIS QMGR", "-CSQ1 DIS QMGR").exit_code == 0
+    assert mq("cmd", ".echo a", "END").stdout == "a\n"
+
+
+@pytest.mark.parametrize("argv", [[], ["system"], ["http"]])
+def test_a_group_without_a_command_prints_its_help_as_help(
+    state_dir: Path, capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    code, out, err = run_main(argv, capsys)
+    assert (code, err) == (0, "")
+    assert out.startswith(f"Usage: mqtool {' '.join(argv)}".rstrip() + " [OPTIONS] COMMAND [ARGS]...\n")
+    assert not out.rstrip().endswith("--help')")  # no hint glued to the last line
+
+
+def test_help_ends_with_the_store(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: Any) -> None:
+    monkeypatch.delenv("MQTOOL_STATE", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    _, out, _ = run_main(["--help"], capsys)
+    assert out.rstrip().splitlines()[-1] == f"Store: {tmp_path / 'data' / 'mqtool' / 'mqtool.db'}"
+    _, out, _ = run_main(["--state", str(tmp_path / "lab"), "--help"], capsys)
+    assert out.rstrip().splitlines()[-1] == f"Store: {tmp_path / 'lab' / 'mqtool.db'}"
+    monkeypatch.setenv("MQTOOL_STATE", str(tmp_path / "env"))
+    _, out, _ = run_main(["--help"], capsys)
+    assert out.rstrip().splitlines()[-1] == f"Store: {tmp_path / 'env' / 'mqtool.db'}"
+
+
+def test_creating_the_default_store_says_where_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: Any
+) -> None:
+    monkeypatch.delenv("MQTOOL_STATE", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    store = tmp_path / "data" / "mqtool" / "mqtool.db"
+    code, out, err = run_main(["cmd", ".echo hello"], capsys)
+    assert (code, out) == (0, "hello\n")
+    assert err == (
+        f"mqtool: created the store {store} with the default complex (TPF1, CSQ1); "
+        "--state DIR or MQTOOL_STATE chooses another\n"
+    )
+    assert run_main(["cmd", ".echo again"], capsys) == (0, "again\n", "")  # it exists now
+    # A directory the user named: no note (and transcripts stay byte-stable).
+    assert run_main(["--state", str(tmp_path / "lab"), "cmd", ".echo lab"], capsys) == (0, "lab\n", "")
+
+
+# -- the list commands: one table style, table|json|csv --------------------------------
+
+
+@pytest.mark.parametrize("argv", [["system", "list"], ["http", "list"], ["console"]])
+def test_list_commands_share_their_formats(mq: Any, argv: list[str]) -> None:
+    import csv
+    import io
+    import json
+
+    mq("cmd", "ZMQSC DEFINE QL-Q1 MAXDEPTH-4 QDEPTHHI-50", ".httpconf WEB1 PORT-8081")
+    mq("put", "Q1", "--data", "a", "--data", "b", "-q")
+    records = json.loads(mq(*argv, "--format", "json").stdout)
+    assert isinstance(records, list) and records and all(isinstance(r, dict) for r in records)
+    rows = list(csv.reader(io.StringIO(mq(*argv, "--format", "CSV").stdout)))
+    assert len(rows) == len(records) + 1 and all(name in records[0] for name in rows[0])
+    table = mq(*argv).stdout.splitlines()  # plain columns off a terminal: headings, then rows
+    assert table[0] == table[0].upper() and len(table) >= len(records) + 1 and "\x1b[" not in "".join(table)
+    result = mq(*argv, "--format", "xml")
+    assert result.exit_code == 2 and "'xml' is not one of 'table', 'json', 'csv'" in result.output
