@@ -130,7 +130,29 @@ class App:
             self._store.close()
 
 
+class ClosedPipe(Exception):
+    """Standard output's reader went away (`mqtool run f | head -1`). Not an OSError, so
+    that click does not turn it into exit status 1 on its way to `main`."""
+
+
+# The status of a program that a closed pipe stops (128 + SIGPIPE), as a shell reports
+# `cat big | head -1`; none of mqtool's own statuses.
+EXIT_CLOSED_PIPE = 141
+
+
 class LazyGroup(click.Group):
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        try:  # --help prints here
+            return super().make_context(*args, **kwargs)
+        except BrokenPipeError as exc:
+            raise ClosedPipe() from exc
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError as exc:
+            raise ClosedPipe() from exc
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(SUBCOMMANDS)
 
@@ -228,12 +250,23 @@ def store_problem(exc: BaseException, state: str) -> str | None:
 _NO_ARGS_IS_HELP: type[click.UsageError] | None = getattr(click.exceptions, "NoArgsIsHelpError", None)
 
 
+def _closed_pipe() -> NoReturn:
+    """Quietly: no message, and nothing left for the interpreter to flush at exit."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+    sys.exit(EXIT_CLOSED_PIPE)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: runs the group and turns every failure into one line."""
     try:
         code = main_group.main(args=argv, prog_name="mqtool", standalone_mode=False)
+        sys.stdout.flush()  # a reader that went away shows here at the latest
         sys.exit(code if isinstance(code, int) else 0)
     except click.exceptions.Exit as exc:
+        sys.stdout.flush()
         sys.exit(exc.exit_code)
     except click.Abort as exc:
         # click turns Ctrl-C into Abort (after ending the ^C line on stderr).
@@ -245,7 +278,11 @@ def main(argv: list[str] | None = None) -> None:
     except click.ClickException as exc:
         if _NO_ARGS_IS_HELP is not None and isinstance(exc, _NO_ARGS_IS_HELP) and exc.ctx is not None:
             # Bare `mqtool` (or `mqtool system`): the help, as help, not as an error.
-            click.echo(exc.ctx.get_help())
+            try:
+                click.echo(exc.ctx.get_help())
+                sys.stdout.flush()
+            except BrokenPipeError:
+                _closed_pipe()
             sys.exit(0)
         message = exc.format_message()
         hint = ""
@@ -256,9 +293,8 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         click.echo("mqtool: error: interrupted", err=True)
         sys.exit(130)
-    except BrokenPipeError:
-        sys.stderr.close()
-        sys.exit(0)
+    except (BrokenPipeError, ClosedPipe):
+        _closed_pipe()
     except Exception as exc:  # the edge: one line, never a traceback
         state = _STATE_IN_USE[0] if _STATE_IN_USE else str(default_state_dir())
         problem = store_problem(exc, state)

@@ -334,3 +334,43 @@ def test_list_commands_share_their_formats(mq: Any, argv: list[str]) -> None:
     assert table[0] == table[0].upper() and len(table) >= len(records) + 1 and "\x1b[" not in "".join(table)
     result = mq(*argv, "--format", "xml")
     assert result.exit_code == 2 and "'xml' is not one of 'table', 'json', 'csv'" in result.output
+
+
+# -- a closed pipe -------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["cmd", "ZMQSC DIS QMGR"],
+        ["run", "-"],
+        ["shell"],
+        ["system", "list"],
+        ["console"],
+        ["--help"],
+        [],
+        ["system", "list", "--help"],
+    ],
+)
+def test_a_closed_pipe_ends_any_command_quietly_with_141(tmp_path: Path, argv: list[str]) -> None:
+    import os
+    import subprocess
+    import sys
+
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before the first byte: EPIPE every time
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MQTOOL_")}
+    env["MQTOOL_STATE"] = str(tmp_path / "state")  # bare `mqtool` is no option at all
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "mqtool", *argv],
+            input=b"ZMQSC DIS QMGR\n.echo more\n",
+            stdout=write,
+            stderr=subprocess.PIPE,
+            env=env,
+            timeout=60,
+        )
+    finally:
+        os.close(write)
+    assert (result.returncode, result.stderr) == (141, b"")

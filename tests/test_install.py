@@ -18,6 +18,7 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
+from conftest import system_tool
 
 ROOT = Path(__file__).resolve().parents[1]
 # Where each top-level folder of the tree goes in the installed package.
@@ -209,9 +210,28 @@ def test_wheel_build_and_install(work: Path) -> None:
                 name = f"{installed}/{path.relative_to(work / 'src' / folder).as_posix()}"
                 assert name in names, f"{name} is missing from the wheel"
     assert not any(name.startswith(("commands/", "state/", "tests/")) for name in names)
+    # Every man page, for PREFIX/share/man/man1 and man7.
+    for page in (work / "src" / "man").glob("*.[17]"):
+        assert f"mqtool-0.1.0.data/data/share/man/man{page.suffix[1:]}/{page.name}" in names, page.name
     _pip(python, "install", "--no-deps", "--no-build-isolation", str(wheel))
     site = next((work / "wheel-venv" / "lib").glob("python3*/site-packages"))
     _check_installed(python, work, site)
+    _check_man(work / "wheel-venv", work)
+
+
+def _check_man(prefix: Path, work: Path) -> None:
+    """`man mqtool` finds the installed pages: man-db looks in PREFIX/share/man for each
+    PREFIX/bin on PATH, so an activated environment needs no MANPATH."""
+    for page in (work / "src" / "man").glob("*.[17]"):
+        installed = prefix / "share" / "man" / f"man{page.suffix[1:]}" / page.name
+        assert installed.read_bytes() == page.read_bytes(), installed
+    man = system_tool("man", "man-db")
+    env = {k: v for k, v in _clean_env().items() if k != "MANPATH"}
+    env["PATH"] = f"{prefix / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+    for args, page in ((["mqtool"], "man1/mqtool.1"), (["7", "mqtool-ztpf"], "man7/mqtool-ztpf.7")):
+        found = subprocess.run([man, "-w", *args], capture_output=True, text=True, env=env, timeout=60)
+        assert found.returncode == 0, found.stderr
+        assert Path(found.stdout.strip()) == prefix / "share" / "man" / page
 
 
 @pytest.mark.slow
