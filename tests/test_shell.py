@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -636,3 +637,59 @@ def test_completion_follows_the_zos_system_the_session_used_last(app: App, capsy
     shell = drive(app, "-CSQ2 DIS QMGR QMNAME" + ENTER)
     chosen = shell.view.mqsc_system()
     assert chosen is not None and chosen.name == "CSQ2"
+
+
+# -- pasted blocks and type-ahead ---------------------------------------------------------
+
+PASTE, PASTED = "\x1b[200~", "\x1b[201~"  # bracketed paste, as a terminal sends it
+
+
+def test_a_pasted_block_ending_in_a_newline_is_entered(app: App, capsys: pytest.CaptureFixture[str]) -> None:
+    drive(app, PASTE + "ZMQSC DEF QL-PASTED +\r\n   COMPSIZE-200\r\n" + PASTED)
+    out = capsys.readouterr().out
+    assert "MQSC0001I 10.41.22 DEFINE QL-PASTED COMPLETED+" in out
+    assert history_entries(app)[-1] == "ZMQSC DEF QL-PASTED +\n   COMPSIZE-200"  # no empty line after it
+
+
+def test_a_pasted_block_that_continues_waits_on_a_continuation_line(
+    app: App, capsys: pytest.CaptureFixture[str]
+) -> None:
+    drive(app, PASTE + "ZMQSC DEF QL-GOES.ON +\n" + PASTED + "COMPSIZE-300" + ENTER)
+    assert "MQSC0001I 10.41.22 DEFINE QL-GOES.ON COMPLETED+" in capsys.readouterr().out
+    assert history_entries(app)[-1] == "ZMQSC DEF QL-GOES.ON +\nCOMPSIZE-300"
+    # Without a final newline a paste is only typed: Enter still enters it.
+    drive(app, PASTE + ".echo typed" + PASTED + ENTER)
+    assert capsys.readouterr().out == "typed\n"
+
+
+def test_a_response_is_on_the_screen_before_the_next_prompt(
+    app: App, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Lines typed ahead: each response is written before the next prompt echoes the
+    next line. prompt_toolkit's stdout proxy writes from a thread; a slow one (a busy
+    terminal) must not hold a response back past the next prompt."""
+    import prompt_toolkit.patch_stdout as patching
+
+    written = patching.StdoutProxy._write_and_flush
+
+    def slowly(proxy: Any, loop: Any, text: str) -> None:
+        time.sleep(0.3)
+        written(proxy, loop, text)
+
+    monkeypatch.setattr(patching.StdoutProxy, "_write_and_flush", slowly)
+    entries = iter([".echo first", ".echo second"])
+    on_screen: list[str] = []
+
+    def typed_ahead() -> str:
+        on_screen.append(capsys.readouterr().out)
+        try:
+            return next(entries)
+        except StopIteration:
+            raise EOFError from None
+
+    with create_pipe_input() as pipe:
+        shell = OperatorShell(app.session(), app.state_dir, input=pipe, output=DummyOutput(), colour=False)
+        shell.on_terminal = True  # the prompt patches stdout as on a terminal
+        monkeypatch.setattr(shell.prompt_session, "prompt", typed_ahead)
+        assert shell.run() == 0
+    assert on_screen[1:] == ["first\n", "second\n"]
