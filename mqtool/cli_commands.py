@@ -82,8 +82,8 @@ def _unquoted(arguments: tuple[str, ...]) -> str | None:
     each of which would run as a command of its own. Recognised when the first argument
     is one word that cannot stand alone (ZMQSC, ZHTPS, an MQSC verb, a CPF before an
     MQSC verb: all need more words) and more follow; returns the command quoted."""
-    if len(arguments) < 2 or not arguments[0] or " " in arguments[0].strip():
-        return None
+    if len(arguments) < 2 or arguments[0].strip() in ("", "-") or " " in arguments[0].strip():
+        return None  # (a lone - is standard input)
     from mqtool.complex import CPF_FIRST
     from mqtool.session import ZTPF_HTTP_WORDS
     from mqtool.tables import load

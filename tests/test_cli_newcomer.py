@@ -274,6 +274,7 @@ def test_cmd_with_an_unquoted_command_prints_one_hint(
 def test_cmd_with_several_quoted_commands_is_no_mistake(mq: Any) -> None:
     assert mq("cmd", "ZMQSC DIS QMGR", "-CSQ1 DIS QMGR").exit_code == 0
     assert mq("cmd", ".echo a", "END").stdout == "a\n"
+    assert mq("cmd", "-", "DIS QMGR QMNAME", input=".echo from stdin\n").stdout.startswith("from stdin\nCSQM201I")
 
 
 @pytest.mark.parametrize("argv", [[], ["system"], ["http"]])
