@@ -117,6 +117,7 @@ class App:
     state_dir: Path
     system: str | None
     clock: Clock
+    state_defaulted: bool = False  # neither --state nor MQTOOL_STATE chose the directory
     _store: Any = None
     _closers: list[Callable[[], None]] = field(default_factory=list)
 
@@ -125,12 +126,23 @@ class App:
         if self._store is None:
             from mqtool.complex import ensure_complex
             from mqtool.state import Store, StoreError
+            from mqtool.state.store import DB_NAME
 
+            path = self.state_dir / DB_NAME
+            new = not path.exists()
             try:
                 self._store = Store.open(self.state_dir)
                 ensure_complex(self._store, self.clock.timestamp())
             except StoreError as exc:
                 fail(str(exc))
+            if new and self.state_defaulted:
+                # A newcomer's first command: say once where the store went (a directory
+                # named with --state is where the user said, and transcripts stay alike).
+                click.echo(
+                    f"mqtool: created the store {path.absolute()} with the default complex (TPF1, CSQ1); "
+                    "--state DIR or MQTOOL_STATE chooses another",
+                    err=True,
+                )
         return self._store
 
     def session(self, system: str | None = None) -> Any:
@@ -147,7 +159,29 @@ class App:
             self._store.close()
 
 
+class ClosedPipe(Exception):
+    """Standard output's reader went away (`mqtool run f | head -1`). Not an OSError, so
+    that click does not turn it into exit status 1 on its way to `main`."""
+
+
+# The status of a program that a closed pipe stops (128 + SIGPIPE), as a shell reports
+# `cat big | head -1`; none of mqtool's own statuses.
+EXIT_CLOSED_PIPE = 141
+
+
 class LazyGroup(click.Group):
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        try:  # --help prints here
+            return super().make_context(*args, **kwargs)
+        except BrokenPipeError as exc:
+            raise ClosedPipe() from exc
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError as exc:
+            raise ClosedPipe() from exc
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(SUBCOMMANDS)
 
@@ -164,6 +198,15 @@ class LazyGroup(click.Group):
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # Where the store is, here and now (the man page says where it is in general).
+        from mqtool.state.store import DB_NAME
+
+        named = ctx.params.get("state_dir") or os.environ.get("MQTOOL_STATE")
+        folder = Path(named) if named else default_state_dir()
+        formatter.write_paragraph()
+        formatter.write(f"Store: {(folder / DB_NAME).absolute()}\n")  # whole, never wrapped
+
 
 @click.group(cls=LazyGroup, context_settings=CONTEXT_SETTINGS)
 @click.option(
@@ -171,15 +214,18 @@ class LazyGroup(click.Group):
     "state_dir",
     type=click.Path(file_okay=False, path_type=Path),
     envvar="MQTOOL_STATE",
-    help="State directory (env MQTOOL_STATE; default: the user data directory).",
+    is_eager=True,  # read before --help, whose last line names the store
+    help="State directory (env MQTOOL_STATE; default: the user data directory, ~/.local/share/mqtool on "
+    "Linux). The store is DIR/mqtool.db; --help ends with its path.",
 )
 @click.option("--system", envvar="MQTOOL_SYSTEM", help="Current system (env MQTOOL_SYSTEM).")
 @click.option(
     "--clock",
     "clock_setting",
     envvar="MQTOOL_CLOCK",
-    metavar="ISO-TIME",
-    help="Freeze the clock at this instant, e.g. 2021-03-09T15:41:22Z (env MQTOOL_CLOCK).",
+    metavar="ISO-TIME|TOD",
+    help="Freeze the clock at this instant, e.g. 2021-03-09T15:41:22Z, or at a TOD value of 16 hex "
+    "digits, e.g. D962CAAA5BAAD838 (env MQTOOL_CLOCK).",
 )
 @click.version_option(__version__, prog_name="mqtool")
 @click.pass_context
@@ -197,7 +243,7 @@ def main_group(ctx: click.Context, state_dir: Path | None, system: str | None, c
         clock = Clock.from_setting(clock_setting)
     except ClockError as exc:
         fail(f"--clock: {exc}")
-    app = App(state_dir or default_state_dir(), system, clock)
+    app = App(state_dir or default_state_dir(), system, clock, state_defaulted=state_dir is None)
     _STATE_IN_USE[:] = [str(app.state_dir)]
     ctx.obj = app
     ctx.call_on_close(app.close)
@@ -229,12 +275,27 @@ def store_problem(exc: BaseException, state: str) -> str | None:
     return None
 
 
+# click 8.2 raises this for a group given no arguments (8.1 printed the help itself).
+_NO_ARGS_IS_HELP: type[click.UsageError] | None = getattr(click.exceptions, "NoArgsIsHelpError", None)
+
+
+def _closed_pipe() -> NoReturn:
+    """Quietly: no message, and nothing left for the interpreter to flush at exit."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+    sys.exit(EXIT_CLOSED_PIPE)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: runs the group and turns every failure into one line."""
     try:
         code = main_group.main(args=argv, prog_name="mqtool", standalone_mode=False)
+        sys.stdout.flush()  # a reader that went away shows here at the latest
         sys.exit(code if isinstance(code, int) else 0)
     except click.exceptions.Exit as exc:
+        sys.stdout.flush()
         sys.exit(exc.exit_code)
     except click.Abort as exc:
         # click turns Ctrl-C into Abort (after ending the ^C line on stderr).
@@ -244,6 +305,14 @@ def main(argv: list[str] | None = None) -> None:
         click.echo("mqtool: error: aborted", err=True)
         sys.exit(1)
     except click.ClickException as exc:
+        if _NO_ARGS_IS_HELP is not None and isinstance(exc, _NO_ARGS_IS_HELP) and exc.ctx is not None:
+            # Bare `mqtool` (or `mqtool system`): the help, as help, not as an error.
+            try:
+                click.echo(exc.ctx.get_help())
+                sys.stdout.flush()
+            except BrokenPipeError:
+                _closed_pipe()
+            sys.exit(0)
         message = exc.format_message()
         hint = ""
         if isinstance(exc, click.UsageError) and exc.ctx is not None:
@@ -253,9 +322,8 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         click.echo("mqtool: error: interrupted", err=True)
         sys.exit(130)
-    except BrokenPipeError:
-        sys.stderr.close()
-        sys.exit(0)
+    except (BrokenPipeError, ClosedPipe):
+        _closed_pipe()
     except Exception as exc:  # the edge: one line, never a traceback
         state = _STATE_IN_USE[0] if _STATE_IN_USE else str(default_state_dir())
         problem = store_problem(exc, state)

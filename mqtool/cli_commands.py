@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -9,14 +10,17 @@ from pathlib import Path
 import click
 
 from mqtool.cli import App, fail
-from mqtool.runner import EXIT_NOT_RUN, Summary, run_lines
+from mqtool.parse.lines import LineTooLong, read_lines
+from mqtool.runner import EXIT_NOT_RUN, Summary, run_lines, unreadable
 
 
 def _read_text(path: str) -> list[str]:
-    """The lines of a command file (`-` is standard input); OSError/UnicodeError propagate."""
+    """The lines of a command file (`-` is standard input); OSError, UnicodeError and
+    LineTooLong (a line longer than any command: /dev/zero) propagate."""
     if path == "-":
-        return sys.stdin.read().splitlines()
-    return Path(path).read_text(encoding="utf-8").splitlines()
+        return list(read_lines(sys.stdin))
+    with open(path, encoding="utf-8") as stream:
+        return list(read_lines(stream))
 
 
 HELP_OPTIONS = ("-h", "--help")
@@ -61,7 +65,7 @@ def cmd(app: App, commands: tuple[str, ...], output_format: str) -> None:
     the first command.
 
     Exit status: 0 when every command completed, 10 when some did not, 20 when standard
-    input is not UTF-8 text.
+    input is not UTF-8 text or has a line longer than any command (32762 characters).
 
     \b
     Examples:
@@ -71,6 +75,9 @@ def cmd(app: App, commands: tuple[str, ...], output_format: str) -> None:
       echo 'ZMQSC DIS QMGR' | mqtool cmd -
       mqtool cmd --format json '-CSQ1 DIS QL(*) WHERE(CURDEPTH GT 0)'
     """
+    unquoted = _unquoted(commands)
+    if unquoted is not None:
+        fail(f"each argument is one whole command: quote it, e.g. mqtool cmd {unquoted}")
     session = app.session()
     total = Summary()
     emit: Callable[[str], None] = click.echo
@@ -84,9 +91,9 @@ def cmd(app: App, commands: tuple[str, ...], output_format: str) -> None:
         # on the console); standard input follows the MQSC file rules.
         if item == "-":
             try:
-                lines = sys.stdin.read().splitlines()
-            except UnicodeDecodeError:
-                click.echo("mqtool: error: cannot read -: not UTF-8 text", err=True)
+                lines = _read_text("-")
+            except (UnicodeDecodeError, LineTooLong) as exc:
+                click.echo(f"mqtool: error: cannot read -: {unreadable(exc)}", err=True)
                 sys.exit(EXIT_NOT_RUN)
             summary = run_lines(session, lines, emit, echo=False, observe=observe)
         else:
@@ -95,6 +102,29 @@ def cmd(app: App, commands: tuple[str, ...], output_format: str) -> None:
         total.syntax += summary.syntax
         total.failed += summary.failed
     sys.exit(total.exit_code)
+
+
+def _unquoted(arguments: tuple[str, ...]) -> str | None:
+    """`mqtool cmd ZMQSC DIS QMGR`: one command typed without quotes arrives as words,
+    each of which would run as a command of its own. Recognised when the first argument
+    is one word that cannot stand alone (ZMQSC, ZHTPS, an MQSC verb, a CPF before an
+    MQSC verb: all need more words) and more follow; returns the command quoted."""
+    if len(arguments) < 2 or arguments[0].strip() in ("", "-") or " " in arguments[0].strip():
+        return None  # (a lone - is standard input)
+    from mqtool.complex import CPF_FIRST
+    from mqtool.session import ZTPF_HTTP_WORDS
+    from mqtool.tables import load
+
+    first, following = arguments[0].strip().upper(), arguments[1].split()
+    alone = first in ("ZMQSC", *ZTPF_HTTP_WORDS) or load("zos").verb(first) is not None
+    cpf = first[0] in CPF_FIRST and bool(following) and load("zos").verb(following[0]) is not None
+    if not (alone or cpf):
+        return None
+    text = " ".join(arguments)
+    # MQSC quotes values with apostrophes: "DIS QLOCAL('x')" reads better than shlex's form.
+    if "'" in text and not any(char in text for char in '"$`\\!'):
+        return f'"{text}"'
+    return shlex.quote(text)
 
 
 def _quiet(line: str) -> None:
@@ -172,9 +202,8 @@ def run(
     for path in paths:
         try:
             texts.append((path, _read_text(path)))
-        except (OSError, UnicodeDecodeError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not UTF-8 text"
-            click.echo(f"mqtool: error: cannot read {path}: {reason}", err=True)
+        except (OSError, UnicodeDecodeError, LineTooLong) as exc:
+            click.echo(f"mqtool: error: cannot read {path}: {unreadable(exc)}", err=True)
             sys.exit(EXIT_NOT_RUN)
     if verify_first:
         from mqtool.transcripts import syntax_check

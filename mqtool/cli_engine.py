@@ -17,6 +17,7 @@ import click
 
 from mqtool import messages
 from mqtool.cli import App, fail, find_system
+from mqtool.listing import Column, csv_text, emit, format_option, plain_row
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 PROGRESS_FROM = 1000  # a progress bar only for this many messages or more (and on a terminal)
@@ -414,17 +415,22 @@ def serve(app: App, interval: float) -> None:
     click.echo(_line("MQT0141I", seconds=f"{time.monotonic() - started:.1f}"), err=True)
 
 
+# The table of `mqtool console` (csv has every field: _CONSOLE_FIELDS).
+_CONSOLE_TABLE = (Column("local", "LOCAL TIME"), Column("system", "SYSTEM"), Column("text", "MESSAGE"))
+_CONSOLE_FIELDS = ("id", "system", "time", "local", "text")
+
+
 @click.command(context_settings=CONTEXT)
 @click.option("-f", "--follow", is_flag=True, help="Keep printing new messages until Ctrl-C.")
 @click.option("--system", "system_name", metavar="NAME", help="Only this system's messages [all systems].")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@format_option({"text": "table"})
 @click.option("--last", type=click.IntRange(1), metavar="N", help="Only the last N messages.")
 @click.pass_obj
-def console(app: App, follow: bool, system_name: str | None, fmt: str, last: int | None) -> None:
+def console(app: App, follow: bool, system_name: str | None, output_format: str, last: int | None) -> None:
     """Show the unsolicited console messages of the systems: QDEPTHHI warnings, sweeper
-    notices, SWB shortages, CSQM587E and the like. A rich table on a terminal; one
-    `SYSTEM TEXT` line each otherwise; --format json gives a JSON array (JSON lines with
-    --follow).
+    notices, SWB shortages, CSQM587E and the like, with the local time and system of
+    each. --format json gives a JSON array (JSON lines with --follow), csv a header and
+    one row per message.
 
     \b
     Examples:
@@ -443,8 +449,6 @@ def console(app: App, follow: bool, system_name: str | None, fmt: str, last: int
         rows = tx.console_since(wanted, 0)
     if last is not None:
         rows = rows[-last:]
-    out = _stdout()
-    terminal = out.isatty()
 
     def record(row: tuple[int, str, float, str]) -> dict[str, Any]:
         row_id, name, when, text = row
@@ -456,32 +460,28 @@ def console(app: App, follow: bool, system_name: str | None, fmt: str, last: int
             "text": text,
         }
 
-    if fmt == "json" and not follow:
-        click.echo(json.dumps([record(row) for row in rows], indent=2))
+    if not follow:
+        emit([record(row) for row in rows], output_format, _CONSOLE_TABLE, _CONSOLE_FIELDS, stream=_stdout())
         return
-    if fmt == "text" and terminal and not follow:
-        from rich.console import Console
-        from rich.table import Table
+    # Followed: each message as it comes, in the columns of the table (a local time is
+    # 19 characters, a system name at most 8).
+    widths = (19, max(len("SYSTEM"), *(len(name) for name in systems)), 0)
+    if output_format == "table":
+        click.echo(plain_row([column.heading for column in _CONSOLE_TABLE], _CONSOLE_TABLE, widths))
+    elif output_format == "csv":
+        click.echo(csv_text([], _CONSOLE_FIELDS, header=True), nl=False)
 
-        table = Table(title="console messages", title_justify="left")
-        for column in ("local time", "system", "message"):
-            table.add_column(column)
-        for row in rows:
-            item = record(row)
-            table.add_row(item["local"], item["system"], item["text"])
-        Console(no_color=bool(os.environ.get("NO_COLOR"))).print(table)
-        return
-
-    def emit(row: tuple[int, str, float, str]) -> None:
-        if fmt == "json":
-            click.echo(json.dumps(record(row)))
+    def emit_one(row: tuple[int, str, float, str]) -> None:
+        item = record(row)
+        if output_format == "json":
+            click.echo(json.dumps(item))
+        elif output_format == "csv":
+            click.echo(csv_text([item], _CONSOLE_FIELDS, header=False), nl=False)
         else:
-            click.echo(f"{row[1]} {row[3]}")
+            click.echo(plain_row([column.text(item) for column in _CONSOLE_TABLE], _CONSOLE_TABLE, widths))
 
     for row in rows:
-        emit(row)
-    if not follow:
-        return
+        emit_one(row)
     after = rows[-1][0] if rows else _top(store)
     try:
         while True:
@@ -489,7 +489,7 @@ def console(app: App, follow: bool, system_name: str | None, fmt: str, last: int
             with store.transaction(write=False) as tx:
                 new = tx.console_since(wanted, after)
             for row in new:
-                emit(row)
+                emit_one(row)
                 after = row[0]
     except KeyboardInterrupt:
         return

@@ -3,13 +3,12 @@ servers of the complex with their state (`list`)."""
 
 from __future__ import annotations
 
-import json
-import sys
 from typing import Any
 
 import click
 
 from mqtool.cli import App, fail, platform_system
+from mqtool.listing import Column, emit, format_option
 
 _CONTEXT = {"help_option_names": ["-h", "--help"]}
 
@@ -93,9 +92,9 @@ def init(
 
 @http.command(name="list", context_settings=_CONTEXT)
 @click.option("--system", "system_name", metavar="NAME", help="Only this z/TPF system [all].")
-@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", help="Output format.")
+@format_option()
 @click.pass_obj
-def list_servers(app: App, system_name: str | None, fmt: str) -> None:
+def list_servers(app: App, system_name: str | None, output_format: str) -> None:
     """List the HTTP servers of the z/TPF systems: those with a configuration file
     and those started once. LISTENING shows the port of a running loop's listener.
 
@@ -134,38 +133,22 @@ def list_servers(app: App, system_name: str | None, fmt: str) -> None:
                         "error": options if isinstance(options, str) else "",
                     }
                 )
-    if fmt == "json":
-        click.echo(json.dumps(rows, indent=2))
-        return
-    headings = ["SYSTEM", "SERVER", "STATE", "LISTENING", "PORT", "COMP", "FILE"]
-    table = [
-        [
-            row["system"],
-            row["server"],
-            row["state"],
-            "NO" if row["listening"] is None else f"YES {row['listening']}",
-            "ERROR" if row["error"] else str(row["port"]),
-            (row["comp"] or "NONE") if not row["error"] else "",
-            row["file"],
-        ]
-        for row in rows
-    ]
-    if not table:
-        click.echo("No HTTP servers: mqtool http init NAME --port N writes one.")
-        return
-    # A file with an error is one row like the others, its error below the table.
-    errors = [f"{row['system']} {row['server']}: {row['error']}" for row in rows if row["error"]]
-    if sys.stdout.isatty():
-        from rich.console import Console
-        from rich.table import Table
+    emit(rows, output_format, _TABLE, _FIELDS, empty="No HTTP servers: mqtool http init NAME --port N writes one.")
+    if output_format == "table":
+        # A file with an error is a row like the others; its error goes below the table.
+        for row in rows:
+            if row["error"]:
+                click.echo(f"{row['system']} {row['server']}: {row['error']}")
 
-        grid = Table(*headings)
-        for line in table:
-            grid.add_row(*line)
-        Console().print(grid)
-    else:
-        widths = [max(len(h), *(len(line[i]) for line in table)) for i, h in enumerate(headings)]
-        for line in [headings, *table]:
-            click.echo("  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True)).rstrip())
-    for error in errors:
-        click.echo(error)
+
+# The table of `http list` (csv has every field: _FIELDS).
+_TABLE = (
+    Column("system", "SYSTEM"),
+    Column("server", "SERVER"),
+    Column("state", "STATE"),
+    Column("listening", "LISTENING", show=lambda port: "NO" if port is None else f"YES {port}"),
+    Column("port", "PORT", show=lambda port: "ERROR" if port is None else str(port)),
+    Column("comp", "COMP", show=lambda comp: "" if comp is None else comp or "NONE"),
+    Column("file", "FILE"),
+)
+_FIELDS = ("system", "server", "state", "listening", "port", "comp", "file", "error")

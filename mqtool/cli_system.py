@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
-import json
-import os
 import shlex
 import sys
 from collections.abc import Callable
@@ -14,6 +10,7 @@ from typing import Any, TypeVar
 import click
 
 from mqtool.cli import App, fail, find_system
+from mqtool.listing import Column, emit, format_option, is_terminal
 
 F = TypeVar("F", bound=Callable[..., Any])
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -246,46 +243,97 @@ def alter(app: App, name: str, log: tuple[str, ...], archive: tuple[str, ...], *
         tx.put_system(record)
         if qmgr and not existing:
             define_qmgr(tx, record, qmgr, {}, app.clock.timestamp())
-        changes = [f"{key} {_show(before.get(key))} -> {_show(value)}" for key, value in values.items()]
+        changes = _changes(before, values)
         if qmgr:
             changes.append(f"queue manager {qmgr} " + ("(already defined)" if existing else "defined"))
-    message = f"Altered system {record.name}: {'; '.join(changes)}."
+    message = f"Altered system {record.name}: {'; '.join(changes) or 'nothing changed'}."
     if "cpu" in values and before.get("cpu") != values["cpu"]:
         message += " zEDC accelerator: " + ("yes." if record.has_accelerator else "no (software fallback).")
     click.echo(message)
 
 
+def _changes(before: dict[str, Any], values: dict[str, Any]) -> list[str]:
+    """`key old -> new` for each setting that changed; the log and archive parameters
+    one by one, as `log ZHYLINK NO -> YES` (not the whole group twice)."""
+    changes = []
+    for key, value in values.items():
+        if isinstance(value, dict):
+            old = dict(before.get(key) or {})
+            changes += [
+                f"{key} {name} {_show(old.get(name))} -> {_show(item)}"
+                for name, item in value.items()
+                if old.get(name) != item or name not in old
+            ]
+        elif before.get(key) != value or key not in before:
+            changes.append(f"{key} {_show(before.get(key))} -> {_show(value)}")
+    return changes
+
+
 def _show(value: Any) -> str:
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}={v}" for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return ",".join(str(item) for item in value) or "''"
     return "''" if value in (None, "") else str(value)
 
 
 @system.command("remove", context_settings=CONTEXT)
 @click.argument("name")
+@click.option(
+    "-y",
+    "--yes",
+    is_flag=True,
+    help="Remove without asking: for scripts (needed when standard input is not a terminal).",
+)
 @click.pass_obj
-def remove(app: App, name: str) -> None:
-    """Remove a system with all its objects, messages, console messages and timers. The
-    last system of the complex cannot be removed. When the removed system was the
-    current one, the first remaining system becomes current.
+def remove(app: App, name: str, yes: bool) -> None:
+    """Remove a system with all its objects, messages, console messages and timers,
+    after asking on the terminal (--yes does not ask; without a terminal it is
+    required). The last system of the complex cannot be removed. When the removed
+    system was the current one, the first remaining system becomes current.
+
+    Exit status: 0 removed, 1 the answer was no, 2 an error (nothing removed).
 
     \b
     Examples:
       mqtool system remove TPF2
+      mqtool system remove TPF2 --yes
     """
+    with app.store.transaction(write=False) as tx:
+        record = _find(tx, name)
+        if len(tx.systems()) == 1:
+            fail(f"{record.name} is the last system of the complex and cannot be removed")
+        count, depth = _holdings(tx, record.name)
+    holding = f"{_plural(count, 'object')} and {_plural(depth, 'message')}"
+    if not yes:
+        # Asked outside any transaction: the store stays free while the operator thinks.
+        if not _interactive():
+            fail(f"system remove {record.name} would delete it with {holding}: give --yes to confirm")
+        if not click.confirm(f"Remove system {record.name} with {holding}?", default=False, err=True):
+            click.echo(f"mqtool: system {record.name} not removed", err=True)
+            sys.exit(1)
     with app.store.transaction() as tx:
         record = _find(tx, name)
         systems = tx.systems()
         if len(systems) == 1:
             fail(f"{record.name} is the last system of the complex and cannot be removed")
-        count = tx.conn.execute("SELECT count(*) FROM objects WHERE system = ?", (record.name,)).fetchone()[0]
-        depth = tx.conn.execute("SELECT count(*) FROM messages WHERE system = ?", (record.name,)).fetchone()[0]
+        count, depth = _holdings(tx, record.name)
         tx.conn.execute("DELETE FROM objects WHERE system = ?", (record.name,))
         tx.delete_system(record.name)
         if tx.get_meta("current_system") == record.name:
             remaining = [s for s in systems if s.name != record.name]
             tx.set_meta("current_system", remaining[0].name)
     click.echo(f"Removed system {record.name} with {_plural(count, 'object')} and {_plural(depth, 'message')}.")
+
+
+def _holdings(tx: Any, name: str) -> tuple[int, int]:
+    """The objects and messages of a system (what removing it deletes)."""
+    count = tx.conn.execute("SELECT count(*) FROM objects WHERE system = ?", (name,)).fetchone()[0]
+    depth = tx.conn.execute("SELECT count(*) FROM messages WHERE system = ?", (name,)).fetchone()[0]
+    return int(count), int(depth)
+
+
+def _interactive() -> bool:
+    """A person can answer: standard input is a terminal."""
+    return is_terminal(sys.stdin)
 
 
 def _plural(count: int, word: str) -> str:
@@ -336,21 +384,29 @@ def rows(app: App) -> list[dict[str, Any]]:
     return out
 
 
-@system.command("list", context_settings=CONTEXT)
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["table", "json", "csv"], case_sensitive=False),
-    default="table",
-    show_default=True,
-    help="table for people (a rich table on a terminal), json (every setting) or csv for scripts.",
+# The table of `system list`; csv has COLUMNS, json every setting besides.
+TABLE = (
+    Column("current", "", show=lambda current: "*" if current else ""),
+    Column("name", "NAME"),
+    Column("platform", "TYPE", show=lambda platform: "z/TPF" if platform == "ztpf" else "z/OS"),
+    Column("cpu", "CPU"),
+    Column("accelerator", "ZEDC"),
+    Column("qmgr", "QMGR", show=lambda text: text or "-"),
+    Column("cpf", "CPF", show=lambda text: text or "-"),
+    Column("listener", "LISTENER", show=lambda text: text or "-"),
+    Column("objects", "OBJECTS", right=True),
+    Column("messages", "MSGS", right=True),
 )
+
+
+@system.command("list", context_settings=CONTEXT)
+@format_option()
 @click.pass_obj
 def list_systems(app: App, output_format: str) -> None:
     """List the systems of the complex: platform, CPU and whether it has the zEDC
     accelerator, queue manager, CPF, listener, and how many objects and messages each
-    holds; `*` marks the current system. On a terminal it is a rich table (NO_COLOR
-    turns colour off); otherwise plain columns. --format json adds every setting.
+    holds; `*` marks the current system. The table ends with the store's path. json
+    adds every setting (the display offset among them).
 
     \b
     Examples:
@@ -358,61 +414,12 @@ def list_systems(app: App, output_format: str) -> None:
       mqtool system list --format json | jq '.[].settings.cpu'
       mqtool system list --format csv > systems.csv
     """
+    from mqtool.state.store import DB_NAME
+
     records = rows(app)
-    output_format = output_format.lower()
-    if output_format == "json":
-        click.echo(json.dumps(records, indent=2, sort_keys=True))
-        return
-    if output_format == "csv":
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(COLUMNS)
-        for record in records:
-            writer.writerow([_csv(record[column]) for column in COLUMNS])
-        click.echo(buffer.getvalue(), nl=False)
-        return
-    _table(records)
-
-
-def _csv(value: Any) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
-
-
-def _table(records: list[dict[str, Any]], stream: Any = None) -> None:
-    from rich import box
-    from rich.console import Console
-    from rich.table import Table
-
-    stream = stream or sys.stdout
-    terminal = stream.isatty()
-    console = Console(
-        file=stream,
-        no_color=bool(os.environ.get("NO_COLOR")),
-        width=None if terminal else 200,
-        highlight=False,
-    )
-    # Off a terminal: no rules and no colour, so the columns stay easy to cut. The
-    # display offset is left to --format json to keep the table within 80 columns.
-    table = Table(box=box.SIMPLE_HEAD if terminal else None, pad_edge=False, header_style="bold cyan")
-    for heading in ("", "NAME", "TYPE", "CPU", "ZEDC", "QMGR", "CPF", "LISTENER", "OBJECTS", "MSGS"):
-        table.add_column(heading, justify="right" if heading in ("OBJECTS", "MSGS") else "left")
-    for record in records:
-        table.add_row(
-            "*" if record["current"] else "",
-            record["name"],
-            "z/TPF" if record["platform"] == "ztpf" else "z/OS",
-            record["cpu"],
-            "yes" if record["accelerator"] else "no",
-            record["qmgr"] or "-",
-            record["cpf"] or "-",
-            record["listener"] or "-",
-            str(record["objects"]),
-            str(record["messages"]),
-            style="green" if record["current"] else None,
-        )
-    console.print(table)
+    emit(records, output_format, TABLE, COLUMNS)
+    if output_format == "table":
+        click.echo(f"Store: {(app.state_dir / DB_NAME).absolute()}")
 
 
 def add_command_line(record: Any, qmgr: str | None) -> str:

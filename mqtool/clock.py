@@ -15,9 +15,11 @@ from datetime import UTC, datetime, timedelta
 TOD_EPOCH = datetime(1900, 1, 1, tzinfo=UTC)
 # The clock stays below this so that local time at any display offset can still be shown.
 LATEST = datetime(9999, 1, 1, tzinfo=UTC)
-_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$", re.IGNORECASE)
+# Numbers are ASCII digits only (re.ASCII: \d and \s would also take ٣ and other scripts).
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$", re.IGNORECASE | re.ASCII)
 _UNIT_SECONDS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
-_OFFSET = re.compile(r"^([+-])(\d{2}):?(\d{2})$")
+_TOD_TEXT = re.compile(r"^[0-9A-Fa-f]{16}$")  # an ISO time is never 16 hex digits
+_OFFSET = re.compile(r"^([+-])(\d{2}):?(\d{2})$", re.ASCII)
 
 
 class ClockError(ValueError):
@@ -113,12 +115,23 @@ class Clock:
     """
 
     frozen_at: datetime | None = None
+    # The bits below the microsecond of a clock frozen at a TOD value (--clock
+    # D962CAAA5BAAD838): an instant cannot hold them, so TOD values made from this
+    # clock get them back and show exactly the TOD that was given.
+    tod_fraction: int = 0
     _advanced: float = field(default=0.0, repr=False)
 
     @classmethod
     def from_setting(cls, setting: str | None) -> Clock:
+        """`--clock`: an ISO-8601 instant, or 16 hex digits of a z/Architecture TOD value."""
         if setting is None or not setting.strip():
             return cls()
+        if _TOD_TEXT.match(setting.strip()):
+            tod = parse_tod(setting)
+            instant = from_tod(tod)
+            if instant >= LATEST:
+                raise ClockError(f"{setting!r} is after the year 9998 that the displays can show")
+            return cls(frozen_at=instant, tod_fraction=tod & 0xFFF)
         return cls(frozen_at=parse_instant(setting))
 
     @property
@@ -136,6 +149,10 @@ class Clock:
         if self.frozen_at is not None:
             return self.frozen_at.timestamp() + self._advanced
         return time.time() + self._advanced
+
+    def tod(self) -> int:
+        """Now as a TOD value, with the sub-microsecond bits of a TOD setting."""
+        return to_tod(self.now()) | self.tod_fraction
 
     def perf(self) -> float:
         if self.frozen_at is not None:

@@ -198,7 +198,7 @@ SYSTEM_NAME = {
 # and parentheses).
 CPF_FIRST = "¢<+|&!$¬-/%_?:#@="
 _CPF = re.compile(r"^[A-Z0-9@#$]{0,7}$")
-_LISTENER = re.compile(r"^([A-Za-z0-9.\-:]+)\((\d{1,5})\)$")
+_LISTENER = re.compile(r"^([A-Za-z0-9.\-:]+)\(([0-9]{1,5})\)$")
 
 
 def check_system_name(platform: str, name: str) -> str:
@@ -313,7 +313,7 @@ def _zos_keyword(group: str, name: str) -> Any:
 
 def _int(text: str, low: int, high: int, name: str = "") -> int:
     label = f"{name}={text}" if name else repr(text)
-    if not re.fullmatch(r"\d{1,12}", text):
+    if not re.fullmatch(r"[0-9]{1,12}", text):  # ASCII digits only
         raise SettingError(f"{label} is not valid: a whole number {low}-{high}")
     value = int(text)
     if not low <= value <= high:

@@ -213,7 +213,7 @@ def help_lines(topic: list[str]) -> list[str]:
         lines.append(f"  {obj.name}{also}: {obj.help}")
         for keyword in obj.keywords.values():
             if verb.name in keyword.verbs:
-                default = "" if keyword.default is None else f" [{keyword.default}]"
+                default = "" if keyword.default is None else f" [{keyword.describe_default()}]"
                 lines.append(f"    {keyword.name:<10} {keyword.describe_values()}{default}: {keyword.help}")
     return lines
 

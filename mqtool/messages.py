@@ -40,8 +40,30 @@ CATALOGUE: dict[str, Entry] = {
     "MQT0008E": Entry("Unbalanced apostrophes in '{token}'", "A directive line has an odd number of quotes."),
     "MQT0009E": Entry("Command is empty", "A line holds only a prefix, with no verb."),
     "MQT0011E": Entry(
-        "Current system {system} is not z/OS: prefix the command with a CPF ({cpfs}) or use .system",
-        "An MQSC command without a CPF while the current system is z/TPF.",
+        "Current system {system} is not z/OS and this session has used no z/OS system: "
+        "prefix the command with a CPF ({cpfs}) or use .system",
+        "An MQSC command without a CPF while the current system is z/TPF, the session has not used "
+        "a z/OS system yet and the complex has several.",
+    ),
+    "MQT0012E": Entry(
+        "Command is longer than {limit} characters with its continuation lines; it was not run",
+        "A command (all its lines) longer than the longest that mqtool reads; the rest of it is skipped.",
+    ),
+    "MQT0013E": Entry(
+        "Unknown command prefix '{word}': the CPFs of the complex are {cpfs}",
+        "A line starts like a command prefix that no z/OS system has; the message lists those there are.",
+    ),
+    "MQT0014E": Entry(
+        "Unknown command '{word}': did you mean {suggestion}?",
+        "The first word names no dialect but is close to ZMQSC, ZHTPS or an MQSC verb.",
+    ),
+    "MQT0015I": Entry(
+        "Did you mean '{suggestion}'?",
+        "Follows CSQ9001E when the unknown verb, object type or keyword is close to one the MQSC table knows.",
+    ),
+    "MQT0016I": Entry(
+        "{word} NOT RECOGNIZED - DID YOU MEAN {suggestion}",
+        "Follows a ZHTPS error when the unknown verb, object or keyword is close to one the table knows.",
     ),
     # IBM MQ for z/OS commands mqtool does not implement, the log and traces (z/OS framing)
     "MQT0400E": Entry(
@@ -220,6 +242,15 @@ CATALOGUE: dict[str, Entry] = {
     "MQSC0039E": Entry(
         "{keyword}-{name} IS {actual} - {keyword} MUST NAME {wanted}",
         "A queue named by TARGQ or DEADQ exists but is of the wrong kind.",
+    ),
+    "MQSC0040E": Entry(
+        "{word} NOT RECOGNIZED - DID YOU MEAN {suggestion}",
+        "Follows MQSC0011E, MQSC0012E or MQSC0013E when the word is close to a verb, object or keyword of the table.",
+    ),
+    "MQSC0041E": Entry(
+        "ZMQSC WRITES {token} AS {ztpf}{zos}",
+        "Follows MQSC0027E for a KEYWORD(value) or OBJECT(name) in the z/OS manner: the ZMQSC form, and "
+        "the MQSC command for z/OS when the word is a z/OS object type.",
     ),
     # engine: queue manager restart, the sweeper, QDEPTHHI, the SWB pool, statistics
     "MQSC0101I": Entry(
@@ -560,7 +591,5 @@ CATALOGUE: dict[str, Entry] = {
 
 def text(msg_id: str, fields: dict[str, Any]) -> str:
     """The message text with its fields filled in. Tabs in a template (the z/TPF STAT
-    display's table) are expanded to 8-column stops, as the console shows them."""
-    template = CATALOGUE[msg_id].template
-    result = template.format(**fields)
-    return result.expandtabs(8) if "\t" in template else result
+    display's Count Rate RateHigh table) stay tabs, byte for byte as in the seed."""
+    return CATALOGUE[msg_id].template.format(**fields)

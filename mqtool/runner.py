@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from mqtool.parse.lines import SourceCommand, assemble
+from mqtool.parse.lines import MAX_COMMAND, LineTooLong, SourceCommand, assemble
 from mqtool.response import FAILED, SYNTAX
 from mqtool.session import Outcome, Session
 
@@ -63,7 +63,11 @@ def run_lines(
     command with its outcome (the JSON renderer uses it)."""
     summary = Summary()
     sources = (
-        (SourceCommand(line.strip(), number, [line]) for number, line in enumerate(lines, 1) if line.strip())
+        (
+            SourceCommand(line.strip()[:MAX_COMMAND], number, [line[:MAX_COMMAND]], len(line.strip()) > MAX_COMMAND)
+            for number, line in enumerate(lines, 1)
+            if line.strip()
+        )
         if whole
         else assemble(lines)
     )
@@ -73,7 +77,7 @@ def run_lines(
             emit(f"{summary.read:6d} : {source.lines[0]}")
             for more in source.lines[1:]:
                 emit(f"       : {more}")
-        outcome = session.execute(source.text, check_only=verify)
+        outcome = execute_source(session, source, check_only=verify)
         if outcome.leave:
             summary.read -= 1
             break
@@ -88,3 +92,19 @@ def run_lines(
         if stop_on_error and outcome.status in (SYNTAX, FAILED):
             break
     return summary
+
+
+def execute_source(session: Session, source: SourceCommand, check_only: bool = False) -> Outcome:
+    """Runs one assembled command; one longer than MAX_COMMAND is refused unread."""
+    if source.too_long:
+        return session.refuse("MQT0012E", limit=MAX_COMMAND)
+    return session.execute(source.text, check_only=check_only)
+
+
+def unreadable(exc: Exception) -> str:
+    """Why commands could not be read (a file, standard input), for the one-line error."""
+    if isinstance(exc, OSError):
+        return exc.strerror or str(exc)
+    if isinstance(exc, LineTooLong):
+        return str(exc)
+    return "not UTF-8 text"

@@ -20,6 +20,9 @@ from mqtool.validate import Request, validate
 
 LEAVE_WORDS = ("END", "EXIT", "QUIT")
 ZTPF_HTTP_WORDS = ("ZHTPS", "ZHTTPS")
+# The line after an unknown verb, object or keyword that names the closest one the
+# table knows, in each dialect's manner (upper case on the z/TPF consoles).
+HINTS = {"ztpf_mq": "MQSC0040E", "ztpf_http": "MQT0016I", "zos": "MQT0015I"}
 
 
 @dataclass
@@ -63,6 +66,7 @@ class Session:
         self.store = store
         self.clock = clock
         self.current = system
+        self.last_zos: str | None = None  # the z/OS system this session used last (SPEC section 3)
         self.state: dict[str, Any] = {}  # per-session engine state (open handles, warnings given)
         # What the last command read, kept while Store.generation() says nothing changed.
         self._systems: list[SystemRecord] = []
@@ -91,6 +95,20 @@ class Session:
                 return system
         return systems[0] if systems else None
 
+    def current_zos(self, systems: list[SystemRecord] | None = None) -> SystemRecord | None:
+        """Where an MQSC verb without a CPF goes (SPEC section 3): the current system when
+        it is z/OS; otherwise the z/OS system this session used last; otherwise the only
+        z/OS system of the complex; otherwise None (refused, naming the CPFs)."""
+        systems = self.systems() if systems is None else systems
+        current = self.current_system(systems)
+        if current is not None and current.platform == "zos":
+            return current
+        zos = [system for system in systems if system.platform == "zos"]
+        for system in zos:
+            if system.name == self.last_zos:
+                return system
+        return zos[0] if len(zos) == 1 else None
+
     # -- one line -----------------------------------------------------------------
     def execute(self, text: str, check_only: bool = False) -> Outcome:
         line = text.strip()
@@ -102,6 +120,8 @@ class Session:
             self.tick()
         systems = self.systems()
         current = self.current_system(systems)
+        if current is not None and current.platform == "zos":
+            self.last_zos = current.name  # used while current (even if switched away next)
         first = line.split()[0]
         upper = first.upper()
         if first.startswith("."):
@@ -116,10 +136,31 @@ class Session:
         if cpf_system is not None:
             return self._dialect("zos", rest, cpf_system, systems, check_only, cpf=True)
         if tables.load("zos").verb(upper) is not None or _module("mqtool.commands.zos").recognised(upper):
-            return self._dialect("zos", line, current, systems, check_only)
+            # None of the rules settles it: the current system makes the refusal (MQT0011E).
+            target = self.current_zos(systems) or current
+            return self._dialect("zos", line, target, systems, check_only)
+        return self._unknown(first, systems)
+
+    def _unknown(self, word: str, systems: list[SystemRecord]) -> Outcome:
+        """A first word that names no dialect: a prefix that is no CPF lists the CPFs;
+        a misspelt dialect word or MQSC verb names the one meant."""
+        from mqtool.complex import CPF_FIRST
+
+        cpfs = [str(system.attrs.get("cpf")) for system in systems if system.platform == "zos"]
+        if word[0] in CPF_FIRST and cpfs:
+            return self.refuse("MQT0013E", word=word, cpfs=", ".join(cpfs))
+        verbs = tables.load("zos").verbs.values()
+        known = ["ZMQSC", *ZTPF_HTTP_WORDS, *LEAVE_WORDS, *(w for verb in verbs for w in (verb.name, *verb.abbrev))]
+        suggestion = tables.suggest(word, known)
+        if suggestion:
+            return self.refuse("MQT0014E", word=word, suggestion=suggestion)
+        return self.refuse("MQT0001E", word=word)
+
+    def refuse(self, msg_id: str, **fields: Any) -> Outcome:
+        """A line refused before it reaches a dialect: one tool message, a syntax error."""
         response = Response(status=SYNTAX)
-        response.add("MQT0001E", word=first)
-        return self._finish(response, current)
+        response.add(msg_id, **fields)
+        return self._finish(response, self.current_system())
 
     def tick(self) -> int:
         """Catches up on timers due since the last command (SPEC section 8); returns how
@@ -153,6 +194,8 @@ class Session:
         if target is None or target.platform != platform:
             response = package.wrong_system(target, systems, text)
             return self._finish(response, target)
+        if platform == "zos":
+            self.last_zos = target.name
         table = tables.load(dialect)
         try:
             command = package.lex(text)
@@ -162,7 +205,10 @@ class Session:
             command.cpf = target.attrs.get("cpf")
         checked = validate(table, command)
         if not isinstance(checked, Request):
-            return self._finish(package.validation_error(checked, command, table), target)
+            response = package.validation_error(checked, command, table)
+            if checked.suggestion:
+                response.add(HINTS[dialect], word=checked.keyword, suggestion=checked.suggestion)
+            return self._finish(response, target)
         if check_only:
             return Outcome(status=OK, system=target.name)
         handler = _module(f"mqtool.commands.{dialect}.{checked.verb.module}")

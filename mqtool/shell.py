@@ -8,21 +8,21 @@ import re
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TextIO
+from typing import TYPE_CHECKING, Protocol, TextIO
 
 import click
 
 from mqtool.cli import App
-from mqtool.parse.lines import assemble, continuation
-from mqtool.runner import EXIT_NOT_RUN, run_lines
+from mqtool.parse.lines import LineTooLong, assemble, continuation, read_lines
+from mqtool.runner import EXIT_NOT_RUN, execute_source, run_lines, unreadable
 from mqtool.shell_complete import StoreView, make_completer, snapshot
 
 if TYPE_CHECKING:
     from prompt_toolkit import PromptSession
     from prompt_toolkit.history import History
     from prompt_toolkit.input import Input
+    from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
     from prompt_toolkit.output import Output
 
     from mqtool.clock import Clock
@@ -71,10 +71,11 @@ def shell_command(app: App, system: str | None) -> None:
 
 
 def _stdin_lines(stream: TextIO | None) -> Iterator[str]:
-    """Lines as they arrive, so a pipe fed by another program sees each response at once."""
+    """Lines as they arrive, so a pipe fed by another program sees each response at once;
+    a line longer than any command raises LineTooLong."""
     if stream is None:
         return
-    yield from stream
+    yield from read_lines(stream)
 
 
 def run_batch(session: Session, stream: TextIO | None, emit: Callable[[str], None] = click.echo) -> int:
@@ -84,8 +85,8 @@ def run_batch(session: Session, stream: TextIO | None, emit: Callable[[str], Non
     emit("")
     try:
         summary = run_lines(session, _stdin_lines(stream), emit)
-    except UnicodeDecodeError:
-        click.echo("mqtool: error: cannot read -: not UTF-8 text", err=True)
+    except (UnicodeDecodeError, LineTooLong) as exc:
+        click.echo(f"mqtool: error: cannot read -: {unreadable(exc)}", err=True)
         return EXIT_NOT_RUN
     emit("")
     for line in summary.lines():
@@ -234,6 +235,9 @@ class OperatorShell:
             self.on_terminal = False
         self.colour = colour_wanted(sys.stdout) if colour is None else colour
         self._lock = threading.RLock()  # one response or console message at a time
+        # While the prompt is up (on a terminal), where output goes so that it appears
+        # above the prompt; None between prompts, when output is written at once.
+        self._above_prompt: TextIO | None = None
         self._loop_errors: set[str] = set()
         self.loop: RealTimeLoop | None = None
         self.prompt_name = NO_SYSTEM_PROMPT
@@ -256,6 +260,7 @@ class OperatorShell:
             return continuation(text.rsplit("\n", 1)[-1]) is not None
 
         return PromptSession(
+            key_bindings=paste_bindings(),
             message=self.message,
             prompt_continuation=self.continuation_prompt,
             multiline=continues,
@@ -282,8 +287,9 @@ class OperatorShell:
         if system and shown:
             shown[0] = f"{system} {shown[0]}"
         with self._lock:
-            sys.stdout.write("".join(line + "\n" for line in shown))
-            sys.stdout.flush()
+            out = self._above_prompt or sys.stdout
+            out.write("".join(line + "\n" for line in shown))
+            out.flush()
 
     def warn(self, text: str) -> None:
         with self._lock:
@@ -308,29 +314,42 @@ class OperatorShell:
     # -- the loop ----------------------------------------------------------------------
     def run(self) -> int:
         """Reads and runs commands until END, EXIT, QUIT or end of input; returns 0."""
-        with self._patched():
-            self.loop = self.realtime(self) if self.realtime is not None else None
-            try:
-                if self.on_terminal:
-                    self.write([BANNER.format(system=self.prompt_name)])
-                while self.read_one():
-                    pass
-            finally:
-                if self.loop is not None:
-                    self.loop.stop()
+        self.loop = self.realtime(self) if self.realtime is not None else None
+        try:
+            if self.on_terminal:
+                self.write([BANNER.format(system=self.prompt_name)])
+            while self.read_one():
+                pass
+        finally:
+            if self.loop is not None:
+                self.loop.stop()
         return 0
 
-    def _patched(self) -> AbstractContextManager[Any]:
+    def prompt(self) -> str:
+        """Reads one entry. On a terminal, output that arrives meanwhile (console
+        messages of the real-time loop) is printed above the prompt through
+        prompt_toolkit's stdout proxy, which writes from a thread of its own; it is in
+        place only while the prompt is up, and closed (its output written) before the
+        entry runs. So a response is on the screen before the next prompt: lines typed
+        ahead are echoed after the response to the line before them, not before it."""
         if not self.on_terminal:
-            return nullcontext()
+            return self.prompt_session.prompt()
         from prompt_toolkit.patch_stdout import patch_stdout
 
-        return patch_stdout(raw=True)
+        with self._lock:
+            patched = patch_stdout(raw=True)
+            self._above_prompt = patched.__enter__()
+        try:
+            return self.prompt_session.prompt()
+        finally:
+            with self._lock:  # no write can reach the proxy once it is closing
+                self._above_prompt = None
+                patched.__exit__(None, None, None)
 
     def read_one(self) -> bool:
         """One prompt: False when the shell is to be left."""
         try:
-            text = self.prompt_session.prompt()
+            text = self.prompt()
         except KeyboardInterrupt:  # Ctrl-C cancels the line being typed
             return True
         except EOFError:  # Ctrl-D on an empty line, or the end of the input
@@ -350,7 +369,7 @@ class OperatorShell:
         keep_going = True
         for source in assemble(text.split("\n")):
             try:
-                outcome = self.session.execute(source.text)
+                outcome = execute_source(self.session, source)
             except StoreError as exc:
                 self.warn(f"mqtool: error: {exc}")
                 continue
@@ -370,9 +389,38 @@ class OperatorShell:
         try:
             current = self.session.current_system()
             self.prompt_name = current.name if current is not None else NO_SYSTEM_PROMPT
-            self.view = snapshot(self.session.store, current.name if current is not None else None)
+            zos = self.session.current_zos()
+            self.view = snapshot(
+                self.session.store, current.name if current is not None else None, zos.name if zos else None
+            )
         except Exception as exc:  # stale completion is better than a dead shell
             self.warn(internal_error_line(exc, self.state_dir))
+
+
+def paste_bindings() -> KeyBindings:
+    """A pasted block (bracketed paste) that ends with a newline is entered, as if Enter
+    followed it: prompt_toolkit inserts the newline and the prompt would wait on an
+    empty continuation line. When the block's last line is continued (+ or -), a new
+    continuation line is where the command goes on, so the prompt waits there."""
+    from prompt_toolkit.key_binding import KeyBindings
+    from prompt_toolkit.keys import Keys
+
+    bindings = KeyBindings()
+
+    @bindings.add(Keys.BracketedPaste)
+    def _paste(event: KeyPressEvent) -> None:
+        data = event.data.replace("\r\n", "\n").replace("\r", "\n")
+        buffer = event.current_buffer
+        if not data.endswith("\n"):
+            buffer.insert_text(data)
+            return
+        buffer.insert_text(data[:-1])
+        if continuation(buffer.document.text.rsplit("\n", 1)[-1]) is not None:
+            buffer.insert_text("\n")
+        else:
+            buffer.validate_and_handle()
+
+    return bindings
 
 
 def _isatty(stream: TextIO | None) -> bool:

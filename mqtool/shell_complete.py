@@ -39,6 +39,7 @@ class StoreView:
     current: str | None = None
     systems: tuple[SystemView, ...] = ()
     names: Mapping[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)  # (system, type) -> names
+    zos: str | None = None  # where an MQSC verb without a CPF goes (Session.current_zos)
 
     def system(self, name: str | None) -> SystemView | None:
         for system in self.systems:
@@ -48,6 +49,14 @@ class StoreView:
 
     def current_system(self) -> SystemView | None:
         return self.system(self.current) or (self.systems[0] if self.systems else None)
+
+    def mqsc_system(self) -> SystemView | None:
+        """The z/OS system of an MQSC command without a CPF: the session's choice, else
+        the current system when it is z/OS."""
+        if self.zos is not None:
+            return self.system(self.zos)
+        current = self.current_system()
+        return current if current is not None and current.platform == "zos" else None
 
     def by_cpf(self, word: str) -> SystemView | None:
         upper = word.upper()
@@ -65,7 +74,7 @@ class StoreView:
         return sorted(found)
 
 
-def snapshot(store: Store, current: str | None) -> StoreView:
+def snapshot(store: Store, current: str | None, zos: str | None = None) -> StoreView:
     """Reads the systems and every object name in one read transaction."""
     with store.transaction(write=False) as tx:
         systems = tx.systems()
@@ -75,6 +84,7 @@ def snapshot(store: Store, current: str | None) -> StoreView:
         names.setdefault((system, type_), []).append(name)
     return StoreView(
         current=current,
+        zos=zos,
         systems=tuple(SystemView(s.name, s.platform, str(s.attrs.get("cpf") or "")) for s in systems),
         names={key: tuple(value) for key, value in names.items()},
     )
@@ -260,8 +270,7 @@ def _complete(line: str, view: StoreView) -> list[Candidate]:
     cpf_system = view.by_cpf(first)
     if cpf_system is not None:
         return _mqsc(zos, scan.words[1:], scan.current, cpf_system, view)
-    current = view.current_system()
-    return _mqsc(zos, scan.words, scan.current, current if current and current.platform == "zos" else None, view)
+    return _mqsc(zos, scan.words, scan.current, view.mqsc_system(), view)
 
 
 def _is_command_word(table: tables.Table, word: str) -> bool:

@@ -11,6 +11,7 @@ import marshal
 import os
 import re
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -75,6 +76,15 @@ class KeywordSpec:
             return "attribute operator value, operators " + " ".join(FILTER_OPERATORS)
         return "no value"
 
+    def describe_default(self) -> str:
+        """The default as a command writes it: a list joined by commas (COMPMSG's [NONE]
+        is NONE), a `=QMGR.X` reference as is; "" when there is none."""
+        if self.default is None:
+            return ""
+        if isinstance(self.default, (list, tuple)):
+            return ",".join(str(item) for item in self.default)
+        return str(self.default)
+
 
 @dataclass(frozen=True)
 class ObjectSpec:
@@ -108,6 +118,7 @@ class ValidationError:
     value: str = ""
     allowed: str = ""
     detail: str = ""
+    suggestion: str = ""  # an unknown verb, object or keyword: the closest the table knows
 
 
 @dataclass
@@ -306,6 +317,42 @@ def load(dialect: str) -> Table:
     return Table(dialect=dialect, command=str(raw.get("command", "")), verbs=verbs, objects=objects, raw=raw)
 
 
+def suggest(word: str, candidates: Iterable[str]) -> str:
+    """The candidate that a misspelt word was meant to be (DISPLY: DISPLAY, STRAT:
+    START), or "" when none is close enough or several are equally close (QX: QA, QL or
+    QR?). Close is one typing slip (a letter missing, extra, wrong, or two swapped) for
+    words of up to five letters, two for longer ones. Compared in upper case."""
+    upper = word.upper()
+    pool = sorted({candidate.upper() for candidate in candidates if candidate})
+    if not upper or upper in pool:
+        return ""
+    limit = 1 if len(upper) <= 5 else 2
+    scored = [(distance, candidate) for candidate in pool if (distance := _slips(upper, candidate, limit)) <= limit]
+    if not scored:
+        return ""
+    best = min(distance for distance, _ in scored)
+    found = [candidate for distance, candidate in scored if distance == best]
+    return found[0] if len(found) == 1 else ""
+
+
+def _slips(a: str, b: str, limit: int) -> int:
+    """Optimal string alignment distance (insertions, deletions, substitutions and swaps
+    of two neighbours); anything above `limit` is reported as limit + 1."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    before: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        row = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                row[j] = min(row[j], before[j - 2] + 1)
+        before, previous = previous, row
+    return min(previous[len(b)], limit + 1)
+
+
 # -- value checking ---------------------------------------------------------------
 
 
@@ -325,7 +372,7 @@ def check_name(rule: NameRule, name: str, generic_ok: bool) -> str | None:
     return None
 
 
-_CONNAME = re.compile(r"^[A-Za-z0-9.\-:]+(\(\d{1,5}\))?$")
+_CONNAME = re.compile(r"^[A-Za-z0-9.\-:]+(\([0-9]{1,5}\))?$")
 
 
 def convert(spec: KeywordSpec, raw: str | list[str] | None) -> tuple[Any, ValidationError | None]:
@@ -358,7 +405,7 @@ def convert(spec: KeywordSpec, raw: str | list[str] | None) -> tuple[Any, Valida
     if spec.type == "int":
         if text.upper() in spec.words:
             return text.upper(), None
-        if not re.fullmatch(r"\d{1,12}", text):
+        if not re.fullmatch(r"[0-9]{1,12}", text):  # ASCII digits only: \d would take ٣ as 3
             return None, ValidationError("bad_value", spec.name, text, spec.describe_values())
         number = int(text)
         if (spec.min is not None and number < spec.min) or (spec.max is not None and number > spec.max):

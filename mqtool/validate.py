@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mqtool.parse.command import Command
-from mqtool.tables import KeywordSpec, ObjectSpec, Table, ValidationError, VerbSpec, check_name, convert
+from mqtool.tables import KeywordSpec, ObjectSpec, Table, ValidationError, VerbSpec, check_name, convert, suggest
 
 
 @dataclass
@@ -35,12 +35,22 @@ GENERIC_VERBS = ("DISPLAY",)
 def validate(table: Table, command: Command) -> Request | ValidationError:
     verb = table.verb(command.verb)
     if verb is None:
-        return ValidationError("unknown_verb", command.verb, allowed=", ".join(table.verbs))
+        words = [word for spec in table.verbs.values() for word in (spec.name, *spec.abbrev)]
+        return ValidationError(
+            "unknown_verb", command.verb, allowed=", ".join(table.verbs), suggestion=suggest(command.verb, words)
+        )
     obj: ObjectSpec | None = None
     if verb.objects:
         obj = table.object(command.object) if command.object else None
         if obj is None or obj.name not in verb.objects:
-            return ValidationError("unknown_object", command.object or "", allowed=", ".join(verb.objects))
+            words = [word for name in verb.objects for word in (name, *table.objects[name].aliases)]
+            return ValidationError(
+                "unknown_object",
+                command.object or "",
+                allowed=", ".join(verb.objects),
+                # A known object type that this verb does not take is no misspelling.
+                suggestion="" if table.object(command.object or "") else suggest(command.object or "", words),
+            )
     name = command.name
     if obj is not None and obj.nameless and command.object_value is not None:
         # QMGR, LOG ... take no name: ALTER QMGR(X) is as wrong as a misplaced value
@@ -71,7 +81,12 @@ def validate(table: Table, command: Command) -> Request | ValidationError:
                 request.select.append(spec.name)
                 continue
         if spec is None:
-            return ValidationError("unknown_keyword", param.keyword, allowed=_keywords_for(obj, verb))
+            return ValidationError(
+                "unknown_keyword",
+                param.keyword,
+                allowed=_keywords_for(obj, verb),
+                suggestion=suggest(param.keyword, _keyword_words(obj, verb)),
+            )
         if verb.name not in spec.verbs:
             return ValidationError("not_for_verb", param.keyword, detail=f"with {verb.name}")
         if spec.name in seen:
@@ -97,7 +112,17 @@ def validate(table: Table, command: Command) -> Request | ValidationError:
 
 
 def _keywords_for(obj: ObjectSpec | None, verb: VerbSpec) -> str:
+    # Upper case, as everything else on the console: VALID KEYWORDS ARE NONE.
     if obj is None:
-        return "none"
+        return "NONE"
     names = [k.name for k in obj.keywords.values() if verb.name in k.verbs]
-    return ", ".join(names) if names else "none"
+    return ", ".join(names) if names else "NONE"
+
+
+def _keyword_words(obj: ObjectSpec | None, verb: VerbSpec) -> list[str]:
+    """Every spelling of the keywords that could follow: names, abbreviations and
+    negations of those for this verb (and, for a DISPLAY that selects, those shown)."""
+    if obj is None:
+        return []
+    specs = [k for k in obj.keywords.values() if verb.name in k.verbs or (verb.select and k.display)]
+    return [word for k in specs for word in (k.name, *k.abbrev, *([k.negation] if k.negation else []))]

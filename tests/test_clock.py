@@ -77,6 +77,23 @@ def test_parse_tod() -> None:
             parse_tod(bad)
 
 
+def test_a_clock_frozen_at_a_tod_keeps_its_bits() -> None:
+    clock = Clock.from_setting("D962CAAA5BAAD838")
+    assert clock.frozen and clock.now() == SEED_INSTANT
+    assert clock.tod() == SEED_TOD
+    assert format_tod_value(clock.tod(), EST) == "D962CAAA5BAAD838 (2021-03-09 10:41:22)"
+    clock.advance(1)
+    assert clock.tod() == SEED_TOD + (1_000_000 << 12)  # later, with the same last bits
+    assert Clock.from_setting("2021-03-09T15:41:22.953901Z").tod() == SEED_TOD & ~0xFFF
+    assert Clock.from_setting("0000000000000000").now() == datetime(1900, 1, 1, tzinfo=UTC)
+
+
+def test_a_tod_setting_that_is_not_one() -> None:
+    for bad in ("D962CAAA5BAAD83", "D962CAAA5BAAD838X", "D962CAAA5BAAD83G"):
+        with pytest.raises(ClockError):
+            Clock.from_setting(bad)
+
+
 # -- instants, offsets, durations ----------------------------------------------------
 
 

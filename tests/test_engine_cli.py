@@ -142,7 +142,11 @@ def test_console_command_formats(mq: MQ) -> None:
     mq("put", "Q1", "--data", "a", "--data", "b", "-q")
     result = mq("console")
     assert result.exit_code == 0
-    assert result.stdout == "TPF1 MQSC0204W 10.41.22 QL-Q1 DEPTH 2 REACHED QDEPTHHI 50% OF MAXDEPTH 4\n"
+    assert result.stdout.splitlines() == [
+        "LOCAL TIME           SYSTEM  MESSAGE",
+        "2021-03-09 10:41:22  TPF1    MQSC0204W 10.41.22 QL-Q1 DEPTH 2 REACHED QDEPTHHI 50% OF MAXDEPTH 4",
+    ]
+    assert mq("console", "--format", "text").stdout == result.stdout  # the older name of table
     records = json.loads(mq("console", "--format", "json").stdout)
     assert records == [
         {
@@ -153,7 +157,7 @@ def test_console_command_formats(mq: MQ) -> None:
             "text": "MQSC0204W 10.41.22 QL-Q1 DEPTH 2 REACHED QDEPTHHI 50% OF MAXDEPTH 4",
         }
     ]
-    assert mq("console", "--system", "CSQ1").stdout == ""
+    assert mq("console", "--system", "CSQ1").stdout == "LOCAL TIME  SYSTEM  MESSAGE\n"
     assert mq("console", "--system", "NOPE").exit_code == 2
 
 

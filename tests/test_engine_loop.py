@@ -160,6 +160,8 @@ def test_console_follow_shows_new_messages_until_interrupted(tmp_path: Path) -> 
         env=env,
         stdout=subprocess.PIPE,
         text=True,
+        # SIGINT stops it: not ignored even when the test run inherited it ignored.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         assert follow.stdout is not None

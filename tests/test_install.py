@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import configparser
 import os
+import re
 import shutil
+import site
 import subprocess
 import sys
 import zipfile
@@ -16,6 +18,7 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
+from conftest import system_tool
 
 ROOT = Path(__file__).resolve().parents[1]
 # Where each top-level folder of the tree goes in the installed package.
@@ -100,18 +103,55 @@ def work(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     yield base
 
 
+# What an installed mqtool leaves in a site-packages directory: the nested environments
+# must not see the outer one's copy (or its editable finder) instead of their own.
+_OWN = ("mqtool", "mqtool-", "mqtool.", "__editable__.mqtool", "__editable___mqtool")
+
+
+def _outer_site_dirs() -> list[Path]:
+    """The site-packages directories of the environment running the tests, as this
+    interpreter uses them (a virtual environment's own, and its base's only when it was
+    made with --system-site-packages)."""
+    candidates = [*site.getsitepackages(), *([site.getusersitepackages()] if site.ENABLE_USER_SITE else [])]
+    on_path = {Path(entry).resolve() for entry in sys.path if entry}
+    return [Path(entry) for entry in dict.fromkeys(candidates) if Path(entry).resolve() in on_path]
+
+
 def _venv(path: Path) -> Path:
-    """A virtual environment that sees the installed dependencies (click, PyYAML ...)
-    but not mqtool's own files; pip comes from the base interpreter."""
-    subprocess.run(
-        [sys.executable, "-m", "venv", "--without-pip", "--system-site-packages", str(path)], check=True, timeout=120
-    )
-    return path / "bin" / "python"
+    """A fresh virtual environment without system site packages that sees the packages
+    of the environment running the tests (pip, setuptools, wheel, click, PyYAML ...:
+    what `pip install -e '.[test]'` put there) through a .pth file, but not mqtool
+    itself. The base interpreter's own site-packages may lack them, or hold older
+    ones (a setuptools without bdist_wheel), so it is not used. Nothing is downloaded."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(path)], check=True, timeout=120)
+    python = path / "bin" / "python"
+    purelib = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=_clean_env(),
+        timeout=60,
+    ).stdout.strip()
+    # A directory of links to each outer site directory's entries less mqtool's: plain
+    # path lines in a .pth (its .pth files are not run, so no outer editable finder).
+    lines = []
+    for number, outer in enumerate(_outer_site_dirs()):
+        mirror = path.parent / f"{path.name}-outer-{number}"
+        mirror.mkdir()
+        for entry in outer.iterdir():
+            if entry.name.startswith(_OWN) or entry.suffix == ".pth":
+                continue
+            (mirror / entry.name).symlink_to(entry, target_is_directory=entry.is_dir())
+        lines.append(str(mirror))
+    Path(purelib, "_outer_environment.pth").write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+    return python
 
 
-def _pip(python: Path, *args: str) -> None:
+def _pip(python: Path, command: str, *args: str) -> None:
+    """Runs pip of the nested environment offline (--no-index: nothing is fetched)."""
     result = subprocess.run(
-        [str(python), "-m", "pip", "--disable-pip-version-check", "-q", *args],
+        [str(python), "-m", "pip", "--disable-pip-version-check", "-q", command, "--no-index", *args],
         capture_output=True,
         text=True,
         env=_clean_env(),
@@ -170,9 +210,28 @@ def test_wheel_build_and_install(work: Path) -> None:
                 name = f"{installed}/{path.relative_to(work / 'src' / folder).as_posix()}"
                 assert name in names, f"{name} is missing from the wheel"
     assert not any(name.startswith(("commands/", "state/", "tests/")) for name in names)
+    # Every man page, for PREFIX/share/man/man1 and man7.
+    for page in (work / "src" / "man").glob("*.[17]"):
+        assert f"mqtool-0.1.0.data/data/share/man/man{page.suffix[1:]}/{page.name}" in names, page.name
     _pip(python, "install", "--no-deps", "--no-build-isolation", str(wheel))
     site = next((work / "wheel-venv" / "lib").glob("python3*/site-packages"))
     _check_installed(python, work, site)
+    _check_man(work / "wheel-venv", work)
+
+
+def _check_man(prefix: Path, work: Path) -> None:
+    """`man mqtool` finds the installed pages: man-db looks in PREFIX/share/man for each
+    PREFIX/bin on PATH, so an activated environment needs no MANPATH."""
+    for page in (work / "src" / "man").glob("*.[17]"):
+        installed = prefix / "share" / "man" / f"man{page.suffix[1:]}" / page.name
+        assert installed.read_bytes() == page.read_bytes(), installed
+    man = system_tool("man", "man-db")
+    env = {k: v for k, v in _clean_env().items() if k != "MANPATH"}
+    env["PATH"] = f"{prefix / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+    for args, page in ((["mqtool"], "man1/mqtool.1"), (["7", "mqtool-ztpf"], "man7/mqtool-ztpf.7")):
+        found = subprocess.run([man, "-w", *args], capture_output=True, text=True, env=env, timeout=60)
+        assert found.returncode == 0, found.stderr
+        assert Path(found.stdout.strip()) == prefix / "share" / "man" / page
 
 
 @pytest.mark.slow
@@ -180,3 +239,30 @@ def test_editable_install(work: Path) -> None:
     python = _venv(work / "editable-venv")
     _pip(python, "install", "--no-deps", "--no-build-isolation", "-e", str(work / "src"))
     _check_installed(python, work, work / "src")
+
+
+# -- the README's commands and CI ---------------------------------------------------------
+
+
+def _readme_commands() -> list[str]:
+    """The command lines of the README's "Start in two commands" code blocks."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("## Start in two commands", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```sh\n(.*?)```", section, flags=re.DOTALL)
+    return [line for block in blocks for line in block.splitlines() if line.strip()]
+
+
+def test_ci_runs_the_readme_commands_verbatim_in_a_fresh_venv() -> None:
+    commands = _readme_commands()
+    assert len(commands) == 2, commands
+    assert commands[1].endswith("python -m pytest"), commands
+    script = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    start = script.index("# --- the README's commands, verbatim ---") + 1
+    assert [line for line in script[start:] if line.strip()] == commands
+    before = "\n".join(script[:start])
+    # A new virtual environment that sees no site packages, activated before the commands.
+    assert re.search(r'-m venv "\$work/venv"\n', before), before
+    assert "--system-site-packages" not in before
+    assert '. "$work/venv/bin/activate"' in before
+    assert os.access(ROOT / ".ci" / "run", os.X_OK)
+    assert subprocess.run(["bash", "-n", str(ROOT / ".ci" / "run")], timeout=60).returncode == 0

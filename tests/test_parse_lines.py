@@ -3,10 +3,13 @@ and `-` continuation (also inside quotes), and `;` as an explicit end of command
 
 from __future__ import annotations
 
+import io
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mqtool.parse.lines import SourceCommand, assemble, continuation
+from mqtool.parse.lines import MAX_COMMAND, LineTooLong, SourceCommand, assemble, continuation, read_lines
 
 
 def texts(lines: list[str]) -> list[str]:
@@ -147,3 +150,56 @@ def test_split_semicolon_matches_the_rule(line: str, quoted: bool) -> None:
     from mqtool.parse.lines import _split_semicolon
 
     assert _split_semicolon(line, quoted) == _reference_split(line, quoted)
+
+
+# -- bounds: one line, one continued command -----------------------------------------------
+
+
+def test_read_lines_gives_the_lines_as_splitlines_does() -> None:
+    text = "DIS QMGR\r\nZMQSC DEF +\n  QL-A\x0cDIS QL(*)\n\nlast"
+    assert list(read_lines(io.StringIO(text, newline=""))) == text.splitlines()
+
+
+def test_read_lines_stops_at_a_line_longer_than_a_command() -> None:
+    ok = "X" * MAX_COMMAND
+    assert list(read_lines(io.StringIO(f"{ok}\r\n{ok}"))) == [ok, ok]
+    lines = read_lines(io.StringIO(f"DIS QMGR\n{ok}Y\nDIS QL(*)\n"))
+    assert next(lines) == "DIS QMGR"
+    with pytest.raises(LineTooLong, match=f"line 2 is longer than {MAX_COMMAND} characters"):
+        next(lines)
+
+
+def test_read_lines_never_holds_more_than_one_line() -> None:
+    class Endless(io.TextIOBase):
+        """/dev/zero as text: NULs without end, counting what was asked for."""
+
+        asked = 0
+
+        def readline(self, size: int | None = -1) -> str:
+            assert size is not None and 0 < size <= MAX_COMMAND + 2
+            self.asked += size
+            return "\0" * size
+
+    stream = Endless()
+    with pytest.raises(LineTooLong, match="line 1 "):
+        list(read_lines(stream))  # type: ignore[arg-type]
+    assert stream.asked == MAX_COMMAND + 2
+
+
+def test_a_continued_command_longer_than_the_limit_is_marked_and_skipped() -> None:
+    half = "X" * (MAX_COMMAND // 2)
+    lines = ["ZMQSC DEF QL-A +", f"DESCR-'{half}+", f"{half}+", f"{half}'", "DIS QMGR"]
+    first, second = assemble(lines)
+    assert first.too_long and first.line == 1
+    assert sum(len(line) for line in first.lines) == MAX_COMMAND  # the start, for the echo
+    assert second == SourceCommand("DIS QMGR", 5, ["DIS QMGR"])
+    # Exactly at the limit is still a command.
+    exact = "X" * (MAX_COMMAND - len("ZMQSC DEF QL-A +"))
+    (command,) = assemble(["ZMQSC DEF QL-A +", exact])
+    assert not command.too_long and command.text == "ZMQSC DEF QL-A " + exact
+
+
+def test_endless_continuation_holds_nothing_past_the_limit() -> None:
+    lines = ["DIS QMGR +", *(["+"] * (MAX_COMMAND * 2))]
+    (command,) = assemble(lines)
+    assert command.too_long and sum(len(line) for line in command.lines) <= MAX_COMMAND

@@ -171,5 +171,9 @@ def test_session_routes_to_the_second_zos_system(session: Session) -> None:
 def test_mqsc_without_cpf_on_a_ztpf_system_names_the_cpfs(session: Session) -> None:
     outcome = session.execute("DIS BOGUS(X)")
     assert outcome.lines == [
-        "MQT0011E Current system TPF1 is not z/OS: prefix the command with a CPF (-CSQ1, +CSQ2) or use .system"
+        "MQT0011E Current system TPF1 is not z/OS and this session has used no z/OS system: "
+        "prefix the command with a CPF (-CSQ1, +CSQ2) or use .system"
     ]
+    # Once the session has used a z/OS system, an MQSC verb without a CPF goes there.
+    session.execute("+CSQ2DIS QMGR")
+    assert session.execute("DIS BOGUS(X)").lines[0] == "CSQ9001E +CSQ2 CSQ9SCND 'BOGUS' is invalid"

@@ -12,8 +12,10 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from conftest import FROZEN, MQ
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
@@ -507,11 +509,15 @@ def test_batch_input_that_is_not_utf8_is_exit_20(app: App, capsys: pytest.Captur
     from mqtool.shell import run_batch
 
     class Undecodable(io.StringIO):
-        def __iter__(self) -> Iterator[str]:
-            yield ".echo read\n"
-            raise UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte")
+        """A first line, then bytes that are not UTF-8."""
 
-    assert run_batch(app.session(), Undecodable()) == 20
+        def readline(self, size: int | None = -1) -> str:
+            line = super().readline(size)
+            if not line:
+                raise UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte")
+            return line
+
+    assert run_batch(app.session(), Undecodable(".echo read\n")) == 20
     captured = capsys.readouterr()
     assert captured.out == "Starting MQSC for - on system TPF1.\n\n     1 : .echo read\nread\n"
     assert captured.err == "mqtool: error: cannot read -: not UTF-8 text\n"
@@ -620,3 +626,70 @@ def test_batch_shell_does_not_import_prompt_toolkit(tmp_path: Path) -> None:
     assert result.returncode == 0
     assert result.stdout.startswith("Starting MQSC for - on system TPF1.")
     assert result.stderr == "False"
+
+
+def test_completion_follows_the_zos_system_the_session_used_last(app: App, capsys: pytest.CaptureFixture[str]) -> None:
+    from mqtool.cli_system import system as system_group
+
+    CliRunner().invoke(system_group, ["add", "CSQ2", "--platform", "zos"], obj=app, catch_exceptions=False)
+    shell = drive(app, "")
+    assert shell.view.mqsc_system() is None  # TPF1 current, two z/OS systems, none used yet
+    shell = drive(app, "-CSQ2 DIS QMGR QMNAME" + ENTER)
+    chosen = shell.view.mqsc_system()
+    assert chosen is not None and chosen.name == "CSQ2"
+
+
+# -- pasted blocks and type-ahead ---------------------------------------------------------
+
+PASTE, PASTED = "\x1b[200~", "\x1b[201~"  # bracketed paste, as a terminal sends it
+
+
+def test_a_pasted_block_ending_in_a_newline_is_entered(app: App, capsys: pytest.CaptureFixture[str]) -> None:
+    drive(app, PASTE + "ZMQSC DEF QL-PASTED +\r\n   COMPSIZE-200\r\n" + PASTED)
+    out = capsys.readouterr().out
+    assert "MQSC0001I 10.41.22 DEFINE QL-PASTED COMPLETED+" in out
+    assert history_entries(app)[-1] == "ZMQSC DEF QL-PASTED +\n   COMPSIZE-200"  # no empty line after it
+
+
+def test_a_pasted_block_that_continues_waits_on_a_continuation_line(
+    app: App, capsys: pytest.CaptureFixture[str]
+) -> None:
+    drive(app, PASTE + "ZMQSC DEF QL-GOES.ON +\n" + PASTED + "COMPSIZE-300" + ENTER)
+    assert "MQSC0001I 10.41.22 DEFINE QL-GOES.ON COMPLETED+" in capsys.readouterr().out
+    assert history_entries(app)[-1] == "ZMQSC DEF QL-GOES.ON +\nCOMPSIZE-300"
+    # Without a final newline a paste is only typed: Enter still enters it.
+    drive(app, PASTE + ".echo typed" + PASTED + ENTER)
+    assert capsys.readouterr().out == "typed\n"
+
+
+def test_a_response_is_on_the_screen_before_the_next_prompt(
+    app: App, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Lines typed ahead: each response is written before the next prompt echoes the
+    next line. prompt_toolkit's stdout proxy writes from a thread; a slow one (a busy
+    terminal) must not hold a response back past the next prompt."""
+    import prompt_toolkit.patch_stdout as patching
+
+    written = patching.StdoutProxy._write_and_flush
+
+    def slowly(proxy: Any, loop: Any, text: str) -> None:
+        time.sleep(0.3)
+        written(proxy, loop, text)
+
+    monkeypatch.setattr(patching.StdoutProxy, "_write_and_flush", slowly)
+    entries = iter([".echo first", ".echo second"])
+    on_screen: list[str] = []
+
+    def typed_ahead() -> str:
+        on_screen.append(capsys.readouterr().out)
+        try:
+            return next(entries)
+        except StopIteration:
+            raise EOFError from None
+
+    with create_pipe_input() as pipe:
+        shell = OperatorShell(app.session(), app.state_dir, input=pipe, output=DummyOutput(), colour=False)
+        shell.on_terminal = True  # the prompt patches stdout as on a terminal
+        monkeypatch.setattr(shell.prompt_session, "prompt", typed_ahead)
+        assert shell.run() == 0
+    assert on_screen[1:] == ["first\n", "second\n"]

@@ -407,3 +407,9 @@ def test_missing_dialect_table_is_skipped(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(tables, "load", load)
     assert "ZMQSC " in texts("")
     assert complete("ZHTPS ", VIEW) == []
+
+
+def test_mqsc_without_cpf_follows_the_sessions_zos_system() -> None:
+    # SPEC section 3: on z/TPF, the z/OS system the session chose (used last, or the only one).
+    chosen = StoreView(current="TPF1", systems=VIEW.systems, names=VIEW.names, zos="CSQ2")
+    assert texts("DIS QLOCAL(", chosen) == ["OTHER"]

@@ -187,7 +187,7 @@ def test_remove_takes_objects_and_messages(mq: MQ) -> None:
         )
         tx.set_meta("current_system", "LAB")
     store.close()
-    assert ok(mq, "system", "remove", "lab") == "Removed system LAB with 4 objects and 1 message.\n"
+    assert ok(mq, "system", "remove", "lab", "--yes") == "Removed system LAB with 4 objects and 1 message.\n"
     rows = systems(mq)
     assert "LAB" not in rows
     assert rows["TPF1"]["current"] is True  # the first remaining system became current
@@ -207,6 +207,7 @@ def test_list_table_csv_and_json(mq: MQ, monkeypatch: pytest.MonkeyPatch) -> Non
         "   NAME  TYPE   CPU  ZEDC  QMGR   CPF    LISTENER         OBJECTS  MSGS",
         "*  TPF1  z/TPF  z15  yes   TPFQM  -      -                      3     0",
         f"   CSQ1  z/OS   z15  yes   CSQ1   -CSQ1  127.0.0.1(1414)  {zos_objects:>7}     0",
+        f"Store: {(mq.state_dir / 'mqtool.db').absolute()}",
     ]
     assert "\x1b[" not in table
     rows = list(csv.reader(io.StringIO(ok(mq, "system", "list", "--format", "csv"))))
@@ -236,14 +237,15 @@ class Terminal(io.StringIO):
 
 @pytest.mark.parametrize("no_color", ["1", ""])
 def test_table_on_a_terminal_honours_no_color(mq: MQ, monkeypatch: pytest.MonkeyPatch, no_color: str) -> None:
-    from mqtool.cli_system import _table
+    from mqtool.cli_system import COLUMNS, TABLE
+    from mqtool.listing import emit
 
     monkeypatch.setenv("NO_COLOR", no_color)
     monkeypatch.setenv("TERM", "xterm-256color")
     monkeypatch.delenv("FORCE_COLOR", raising=False)
     screen = Terminal()
     records = json.loads(ok(mq, "system", "list", "--format", "json"))
-    _table(records, screen)
+    emit(records, "table", TABLE, COLUMNS, stream=screen)
     text = screen.getvalue()
     assert "TPFQM" in text and "─" in text  # the rule under the headings
     plain = re.sub("\x1b\\[[0-9;]*m", "", text)
@@ -322,6 +324,7 @@ ERRORS: list[tuple[tuple[str, ...], str]] = [
     (("alter", "CSQ1", "--processor", "A"), "--processor: applies to z/TPF systems only"),
     (("alter", "CSQ1", "--log", "MAXRTU=100"), "--log: MAXRTU=100 is not valid: 1-99"),
     (("remove", "NOPE"), "no system named NOPE"),
+    (("remove", "CSQ1"), "system remove CSQ1 would delete it with 17 objects and 0 messages: give --yes to confirm"),
     (("list", "--format", "xml"), "'xml' is not one of 'table', 'json', 'csv'"),
 ]
 
@@ -355,8 +358,39 @@ def test_errors_are_one_line_and_change_nothing(
 
 
 def test_remove_refuses_the_last_system(mq: MQ, capsys: pytest.CaptureFixture[str]) -> None:
-    ok(mq, "system", "remove", "CSQ1")
-    code, out, err = tool(mq, capsys, "system", "remove", "TPF1")
+    ok(mq, "system", "remove", "CSQ1", "--yes")
+    code, out, err = tool(mq, capsys, "system", "remove", "TPF1", "--yes")
     assert (code, out) == (2, "")
     assert err == "mqtool: error: TPF1 is the last system of the complex and cannot be removed\n"
     assert list(systems(mq)) == ["TPF1"]
+
+
+@pytest.mark.parametrize(("answer", "code", "removed"), [("y\n", 0, True), ("n\n", 1, False), ("\n", 1, False)])
+def test_remove_asks_on_a_terminal(
+    mq: MQ, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], answer: str, code: int, removed: bool
+) -> None:
+    import io
+
+    from mqtool import cli_system
+
+    monkeypatch.setattr(cli_system, "_interactive", lambda: True)
+    monkeypatch.setattr("sys.stdin", io.StringIO(answer))
+    result, out, err = tool(mq, capsys, "system", "remove", "CSQ1")
+    assert result == code
+    assert err.startswith("Remove system CSQ1 with 17 objects and 0 messages? [y/N]: ")
+    if removed:
+        assert out == "Removed system CSQ1 with 17 objects and 0 messages.\n"
+    else:
+        # (A terminal echoes the answer and its newline; this input is not echoed.)
+        assert out == "" and err.endswith("[y/N]: mqtool: system CSQ1 not removed\n")
+    assert ("CSQ1" in systems(mq)) is not removed
+
+
+def test_alter_prints_only_what_changed(mq: MQ) -> None:
+    output = ok(mq, "system", "alter", "CSQ1", "--log", "ZHYLINK=YES")
+    assert output == "Altered system CSQ1: log ZHYLINK NO -> YES.\n"
+    output = ok(
+        mq, "system", "alter", "CSQ1", "--log", "ZHYLINK=YES", "--log", "OUTBUFF=400", "--archive", "ARCWRTC=1,2"
+    )
+    assert output == "Altered system CSQ1: log OUTBUFF 4000 -> 400; archive ARCWRTC 1,3,4 -> 1,2.\n"
+    assert ok(mq, "system", "alter", "CSQ1", "--statime", "1") == "Altered system CSQ1: nothing changed.\n"

@@ -290,10 +290,10 @@ def test_zmqsc_on_a_zos_system_names_the_ztpf_systems(session: Session) -> None:
     assert outcome.lines == ["MQSC0025E SYSTEM CSQ1 IS A Z/OS SYSTEM - ZMQSC NEEDS A Z/TPF SYSTEM - ENTER .SYSTEM TPF1"]
 
 
-def test_mqsc_on_a_ztpf_system_is_refused(session: Session) -> None:
+def test_mqsc_on_a_ztpf_system_goes_to_the_only_zos_system(session: Session) -> None:
     outcome = session.execute("DISPLAY QLOCAL(*)")
-    assert outcome.status == FAILED
-    assert outcome.lines[0].startswith("MQT0011E Current system TPF1 is not z/OS")
+    assert outcome.status == OK
+    assert outcome.system == "CSQ1"
 
 
 def test_zmqsc_without_any_ztpf_system(session: Session) -> None:

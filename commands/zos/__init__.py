@@ -175,6 +175,7 @@ def validation_error(error: ValidationError, command: Command, tbl: Table) -> Re
 
         known = answer(command, tbl)  # an IBM command mqtool does not implement
         if known is not None:
+            error.suggestion = ""  # recognised: not a misspelling to correct
             return known
     # unknown verb, object or keyword; a keyword that does not apply to this verb
     return fail("CSQ9001E", keyword=error.keyword or command.object or command.verb)
@@ -190,11 +191,12 @@ def recognised(word: str) -> bool:
 
 def wrong_system(target: SystemRecord | None, systems: list[SystemRecord], text: str) -> Response:
     result = Response(status=FAILED)
-    if target is None:
+    cpfs = [str(s.attrs.get("cpf")) for s in systems if s.platform == "zos"]
+    if target is None or not cpfs:
         result.add("MQT0007E", platform="z/OS")
         return result
-    cpfs = [str(s.attrs.get("cpf")) for s in systems if s.platform == "zos"]
-    result.add("MQT0011E", system=target.name, cpfs=", ".join(cpfs) or "none")
+    # Several z/OS systems and none settled by the session (mqtool.session.current_zos).
+    result.add("MQT0011E", system=target.name, cpfs=", ".join(cpfs))
     return result
 
 

@@ -55,7 +55,7 @@ def usage(tx: Transaction, system: SystemRecord) -> dict[int, dict[str, int]]:
 
 
 def parse_psid(text: str | None) -> int | None:
-    if text is None or not text.isdigit() or int(text) not in PSID_RANGE:
+    if text is None or not (text.isascii() and text.isdigit()) or int(text) not in PSID_RANGE:
         return None
     return int(text)
 

@@ -3,7 +3,6 @@ marks the server started and its statistics reset; a running loop then listens."
 
 from __future__ import annotations
 
-from mqtool.clock import to_tod
 from mqtool.engine.http.config import ServerOptions
 from mqtool.engine.http.records import HTTPSERVER, STARTED, ServerStatus, conf_path, options_to_attrs, service_alive
 from mqtool.engine.http.records import shown_path as shown
@@ -47,7 +46,7 @@ def handle(ctx: Context, req: Request) -> Response:
     stats.active = status.statistics().active  # an old listener may still be closing
     status.stats = stats.to_dict()
     status.reset_generation += 1
-    status.reset_tod = to_tod(ctx.clock.now())
+    status.reset_tod = ctx.clock.tod()
     created = record.created if record is not None else now
     tx.put_object(ObjectRecord(system, HTTPSERVER, name, options_to_attrs(options), status.to_dict(), created, now))
     result = response()

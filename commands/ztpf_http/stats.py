@@ -4,7 +4,7 @@ first asked to store what it counted, so nothing completed before is missing."""
 
 from __future__ import annotations
 
-from mqtool.clock import format_tod_value, to_tod
+from mqtool.clock import format_tod_value
 from mqtool.engine.http.records import ServerStatus, conf_path, shown_path
 from mqtool.response import Response
 from mqtool.session import Context, Session, display_offset
@@ -64,7 +64,7 @@ def handle(ctx: Context, req: Request) -> Response:
         reset=format_tod_value(status.reset_tod, display_offset(ctx.system)),
     )
     if req.get("RESET"):
-        status.reset_statistics(to_tod(ctx.clock.now()))
+        status.reset_statistics(ctx.clock.tod())
         record.status = status.to_dict()
         ctx.tx.put_status(record)
         result.add("HTTPS0012I", name=name)

@@ -3,6 +3,7 @@ modules share (the queue manager, defaults from the table, the response framing)
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from mqtool.complex import PLATFORM_NAMES
@@ -44,7 +45,32 @@ def lex_error(error: LexError, text: str) -> Response:
         return failure("MQSC0024E", SYNTAX, token=error.token)
     if error.kind == "empty":
         return failure("MQSC0011E", SYNTAX, verb="(NONE)", allowed=", ".join(load(DIALECT).verbs))
-    return failure("MQSC0027E", SYNTAX, token=error.token)
+    result = failure("MQSC0027E", SYNTAX, token=error.token)
+    hint = _zos_manner(error.token, text)
+    if hint is not None:
+        result.add("MQSC0041E", token=error.token, ztpf=hint[0], zos=hint[1])
+    return result
+
+
+_PARENTHESES = re.compile(r"^([A-Za-z][A-Za-z0-9_]*)\((.*)\)$")
+
+
+def _zos_manner(token: str, text: str) -> tuple[str, str] | None:
+    """QLOCAL(PAYQ) written as MQSC for z/OS writes it: the ZMQSC form (QL-PAYQ,
+    MAXDEPTH-5) and, for a z/OS object type, the z/OS command (the line without ZMQSC,
+    which goes to the current z/OS system)."""
+    match = _PARENTHESES.match(token)
+    if match is None:
+        return None
+    word, value = match.group(1).upper(), match.group(2)
+    ztpf, zos = load(DIALECT), load("zos")
+    zos_object = zos.object(word)
+    # The same object type under another name: the z/OS QLOCAL has the alias QL.
+    names = (word, *((zos_object.name, *zos_object.aliases) if zos_object else ()))
+    ztpf_object = next((found for name in names if (found := ztpf.object(name)) is not None), None)
+    form = f"{ztpf_object.name if ztpf_object else word}-{value}"
+    rest = text.split(None, 1)[1].strip() if zos_object is not None else ""
+    return form, f" - FOR Z/OS ENTER {rest}" if rest else ""
 
 
 def validation_error(error: ValidationError, command: Command, table: Table) -> Response:

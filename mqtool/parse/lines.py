@@ -1,10 +1,45 @@
 """The MQSC input-file rules, shared by every dialect: comments, blank lines,
-`+`/`-` continuation and `;` as an explicit end of command."""
+`+`/`-` continuation and `;` as an explicit end of command, and the bounded reader of
+command lines that `mqtool run`, `mqtool cmd -` and the shell on a pipe use."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import TextIO
+
+# The longest command mqtool reads, continued or not (runmqsc's limit for an MQSC
+# command). A physical line longer than this cannot be part of a command: the reader
+# stops there instead of holding it (`mqtool run /dev/zero` would grow without end).
+MAX_COMMAND = 32762
+
+
+class LineTooLong(ValueError):
+    """A physical line longer than MAX_COMMAND characters (the reader stops there)."""
+
+    def __init__(self, number: int, limit: int = MAX_COMMAND) -> None:
+        super().__init__(f"line {number} is longer than {limit} characters, the longest command mqtool reads")
+        self.number = number
+        self.limit = limit
+
+
+def read_lines(stream: TextIO, limit: int = MAX_COMMAND) -> Iterator[str]:
+    """The lines of a text stream as str.splitlines() gives them, read as they arrive
+    (a pipe fed by another program gets each answer at once) and never holding more
+    than one line of at most `limit` characters: a longer one raises LineTooLong.
+    UnicodeDecodeError propagates."""
+    number = 0
+    while True:
+        # A line and its end: "\n", or "\r\n" when the stream keeps line ends as they are.
+        chunk = stream.readline(limit + 2)
+        if not chunk:
+            return
+        if len(chunk.rstrip("\r\n")) > limit:
+            raise LineTooLong(number + 1, limit)
+        # splitlines(): also \r, form feeds and the Unicode line separators, as before.
+        for line in chunk.splitlines():
+            number += 1
+            yield line
 
 
 @dataclass
@@ -14,6 +49,9 @@ class SourceCommand:
     text: str
     line: int  # 1-based number of its first line
     lines: list[str] = field(default_factory=list)
+    # Longer than MAX_COMMAND: `text` and `lines` hold only the start, and the command
+    # is refused (MQT0012E) instead of run.
+    too_long: bool = False
 
 
 def _split_semicolon(line: str, quoted: bool = False) -> tuple[str, bool, bool]:
@@ -39,10 +77,13 @@ def continuation(line: str) -> str | None:
 
 
 def assemble(lines: Iterable[str]) -> Iterator[SourceCommand]:
-    """Joins physical lines into commands by the MQSC file rules."""
+    """Joins physical lines into commands by the MQSC file rules. A command whose lines
+    together pass MAX_COMMAND characters is read to its end but kept only up to there,
+    and marked too_long."""
     text = ""
     first = 0
     physical: list[str] = []
+    size = 0  # characters of the command's lines so far
     mode: str | None = None  # how the next line joins: '+', '-', or None (a new command)
     quoted = False  # the command so far ends inside a quoted string
     number = 0
@@ -53,6 +94,7 @@ def assemble(lines: Iterable[str]) -> Iterator[SourceCommand]:
         if mode is None:
             first = number
             physical = []
+            size = 0
             text = ""
             quoted = False
             piece = line
@@ -60,21 +102,27 @@ def assemble(lines: Iterable[str]) -> Iterator[SourceCommand]:
             piece = line.lstrip(" \t")
         else:
             piece = line
-        physical.append(line)
+        room = MAX_COMMAND - size
+        size += len(line)
+        keep = size <= MAX_COMMAND  # past the limit: follow the rules, hold nothing more
+        if keep:
+            physical.append(line)
+        elif room > 0:
+            physical.append(line[:room])  # the start of the line that passes the limit, for the echo
         piece, ended, quoted = _split_semicolon(piece, quoted)
         if ended:
-            text += piece.rstrip(" ")
+            text += piece.rstrip(" ") if keep else ""
             mode = None
-            if text.strip():
-                yield SourceCommand(text.strip(), first, physical)
+            if text.strip() or not keep:
+                yield SourceCommand(text.strip(), first, physical, too_long=not keep)
             continue
         mode = continuation(piece)
         if mode is not None:
-            text += piece.rstrip(" ")[:-1]
+            text += piece.rstrip(" ")[:-1] if keep else ""
             continue
-        text += piece
-        if text.strip():
-            yield SourceCommand(text.strip(), first, physical)
-    if mode is not None and text.strip():
+        text += piece if keep else ""
+        if text.strip() or not keep:
+            yield SourceCommand(text.strip(), first, physical, too_long=not keep)
+    if mode is not None and (text.strip() or size > MAX_COMMAND):
         # A file that ends inside a continuation: the command is what was read.
-        yield SourceCommand(text.strip(), first or number, physical)
+        yield SourceCommand(text.strip(), first or number, physical, too_long=size > MAX_COMMAND)

@@ -196,10 +196,10 @@ class ZtpfLedger(Ledger):
         length = result.length
         if result.persistent:
             counts[PUT_P] += 1
-            counts[PUT_P_BYTES] += length
+            counts[PUT_P_BYTES] += result.stored  # STAT shows the stored size (the seed: 24244 x 11934 bytes)
         else:
             counts[PUT_NP] += 1
-            counts[PUT_NP_BYTES] += length
+            counts[PUT_NP_BYTES] += result.stored
         counts[STORED] += result.stored
         if result.codec:
             counts[COMP] += 1

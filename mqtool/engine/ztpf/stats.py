@@ -13,9 +13,9 @@ from mqtool.state import Transaction
 class QueueStatistics:
     depth: int
     persistent: int
-    persistent_bytes: int
+    persistent_bytes: int  # stored size (after compression) of the persistent messages put
     nonpersistent: int
-    nonpersistent_bytes: int
+    nonpersistent_bytes: int  # and of the non-persistent ones
     ratio_last: int  # percent size reduction of compressed messages
     ratio: int
     time_last: int  # mean microseconds per compression
