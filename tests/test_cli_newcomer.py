@@ -123,7 +123,7 @@ def test_set_log_typed_on_tpf1_goes_to_the_only_zos_system(mq: Any) -> None:
 def test_stat_sizes_are_stored_sizes_and_the_table_keeps_its_tabs(mq: Any) -> None:
     import sqlite3
 
-    from mqtool.engine.stats import readable_size
+    from mqtool.engine.ztpf.stats import readable_size
     from mqtool.state.store import DB_NAME
 
     result = mq(
