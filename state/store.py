@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sqlite3
 import time
 import zlib
@@ -24,6 +25,7 @@ WAL_RETRY_MS = 20
 # checkpoints little at a time; and a new store stops growing its log file (which makes
 # each fsync also write file metadata) after a hundred commits instead of a thousand.
 WAL_AUTOCHECKPOINT = 128
+DISK_FULL_BELOW = 64 * 1024  # free bytes under which an I/O error is put down to a full disk
 WATCHED = ("systems", "timers")  # tables whose changes Store.generation() reports
 
 
@@ -44,14 +46,24 @@ def describe_error(path: Path, exc: BaseException) -> str | None:
         return None
     name = str(getattr(exc, "sqlite_errorname", ""))
     if name.startswith("SQLITE_FULL"):
-        return f"the state file {path} cannot grow: the disk is full ({exc}); the change in progress was not made"
+        return f"the state file {path} cannot grow: the disk is full ({exc})"
     if name.startswith("SQLITE_IOERR"):
-        return f"the state file {path} cannot be read or written: {exc} ({name}); the change in progress was not made"
+        # A full disk often shows as an I/O error (the -shm or -wal file cannot grow).
+        if _disk_full(path.parent):
+            return f"the state file {path} cannot grow: the disk is full ({exc}, {name})"
+        return f"the state file {path} cannot be read or written: {exc} ({name})"
     if name.startswith(_DAMAGED):
         return f"the state file {path} is damaged ({exc}); move it away or use another --state directory"
     if name.startswith(_DISK):
         return f"the state file {path} cannot be used ({exc})"
     return None
+
+
+def _disk_full(folder: Path) -> bool:
+    try:
+        return shutil.disk_usage(folder).free < DISK_FULL_BELOW
+    except OSError:
+        return False
 
 
 def payload_checksum(payload: object) -> int | None:
@@ -124,7 +136,7 @@ class Store:
             raise
         return store
 
-    def _prepare(self) -> None:
+    def _prepare(self, synchronous: str = "FULL") -> None:
         conn = self.conn
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         # Migration 0004 checksums the payloads already stored.
@@ -135,8 +147,10 @@ class Store:
         try:
             app_id = conn.execute("PRAGMA application_id").fetchone()[0]
             tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-        finally:
-            conn.execute("COMMIT")
+        except BaseException:
+            self.rollback()  # not COMMIT: SQLite may have ended the transaction, and its error is the one to tell
+            raise
+        conn.execute("COMMIT")
         if app_id != APPLICATION_ID and (app_id != 0 or tables):
             raise StoreError(
                 f"the state file {self.path} belongs to another program (application id {app_id:#x}); "
@@ -145,7 +159,7 @@ class Store:
         mode = self._wal()
         if str(mode).lower() != "wal":
             raise StoreError(f"the state file {self.path} cannot use WAL mode (got {mode})")
-        conn.execute("PRAGMA synchronous = FULL")
+        conn.execute(f"PRAGMA synchronous = {synchronous}")
         conn.execute(f"PRAGMA wal_autocheckpoint = {WAL_AUTOCHECKPOINT}")
         conn.execute("PRAGMA foreign_keys = ON")
         self._migrate()
@@ -277,10 +291,17 @@ def _create(path: Path) -> bool:
     except sqlite3.Error as exc:
         raise StoreError(f"cannot create the state file {path}: {exc}") from exc
     try:
-        Store(temporary, conn, created=True)._prepare()
+        # Nobody sees the file before it is linked: it is written without a sync per
+        # migration, and synced once, whole, before the link.
+        Store(temporary, conn, created=True)._prepare(synchronous="OFF")
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         conn.close()
-    except (sqlite3.Error, StoreError) as exc:
+        descriptor = os.open(temporary, os.O_RDWR)
+        try:
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)
+    except (sqlite3.Error, StoreError, OSError) as exc:
         conn.close()
         _remove(temporary)
         raise StoreError(describe_error(path, exc) or f"cannot create the state file {path}: {exc}") from exc

@@ -163,8 +163,7 @@ def test_a_real_full_store_is_reported(
     monkeypatch.undo()
     assert code == 2, (out, err)
     assert err.splitlines()[-1] == (
-        f"mqtool: error: the state file {state / DB_NAME} cannot grow: the disk is full "
-        "(database or disk is full); the change in progress was not made"
+        f"mqtool: error: the state file {state / DB_NAME} cannot grow: the disk is full (database or disk is full)"
     )
     assert "CURDEPTH 2" in depth(state, capsys)
 
