@@ -60,6 +60,7 @@ def run_lines(
     MQSC file rules join the lines into commands; with `whole`, each line is one
     complete command as typed (the arguments of `mqtool cmd`)."""
     summary = Summary()
+    session.emit = emit  # `.get` prints each message's line before its get commits
     sources = (
         (SourceCommand(line.strip(), number, [line]) for number, line in enumerate(lines, 1) if line.strip())
         if whole

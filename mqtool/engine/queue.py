@@ -26,8 +26,10 @@ from __future__ import annotations
 
 import json
 import queue as queue_module
+import sqlite3
 import threading
 import time
+import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import cast
@@ -139,6 +141,7 @@ class Message:
     stored_payload: bytes = b""  # as stored (compressed or not), to put it back
     header_text: str = "{}"
     swbs: int = 0
+    checksum: int | None = None  # CRC-32 of stored_payload (None: a row written without one)
 
 
 @dataclass(frozen=True)
@@ -272,6 +275,15 @@ def resolve(tx: Transaction, system_name: str, queue: str) -> Resolved:
     )
 
 
+def check_length(resolved: Resolved, length: int) -> None:
+    """MQError 2030 or 2031 when a message of `length` bytes is longer than its queue's
+    or its queue manager's MAXMSGL (a putter may ask before it makes the message)."""
+    if length > resolved.maxmsgl:
+        raise MQError(MSG_TOO_BIG_FOR_Q, f"{length} bytes, MAXMSGL of {resolved.local_name} is {resolved.maxmsgl}")
+    if length > resolved.qmgr_maxmsgl:
+        raise MQError(MSG_TOO_BIG_FOR_Q_MGR, f"{length} bytes, queue manager MAXMSGL is {resolved.qmgr_maxmsgl}")
+
+
 def inflate(codec: str, stored: bytes, length: int, msgid: bytes) -> bytes:
     """The original bytes of a stored message; MQError 2195 when they cannot be had."""
     if not codec:
@@ -290,6 +302,56 @@ def inflate(codec: str, stored: bytes, length: int, msgid: bytes) -> bytes:
     return data
 
 
+_SQL_TYPES = {str: "TEXT", int: "INTEGER", float: "REAL", type(None): "NULL", bytes: "BLOB"}
+
+
+def damage(row: tuple[object, ...]) -> str:
+    """What is wrong with a message row as the get statement reads it (version, sweep
+    mark, then `_COLUMNS`); "" when it can be delivered. Rows are written only by the
+    engine, so anything else is damage: a changed byte, a value of the wrong type or
+    range, a header that is not JSON."""
+    (_, _, _, priority, msgid, correlid, persistent, put_time, expiry, length, stored_length, codec, _, header,
+     stored, swbs, checksum) = row  # fmt: skip
+    if type(stored) is not bytes:
+        return f"its payload is stored as {_SQL_TYPES.get(type(stored), '?')}, not as a BLOB"
+    if checksum is not None and zlib.crc32(stored) != checksum:
+        recorded = f"{checksum:08X}" if type(checksum) is int else repr(checksum)
+        return f"its payload does not match its checksum (CRC-32 {zlib.crc32(stored):08X}, recorded {recorded})"
+    if type(length) is not int or length < 0:
+        return f"its length {length!r} is not a length"
+    if stored_length != len(stored):
+        return f"its stored length {stored_length!r} is not the {len(stored)} bytes stored"
+    if type(codec) is not str:
+        return f"its codec is stored as {_SQL_TYPES.get(type(codec), '?')}, not as text"
+    if not codec and length != len(stored):
+        return f"its length {length} is not the {len(stored)} bytes stored"
+    for name, value in (("message", msgid), ("correlation", correlid)):
+        if type(value) is not bytes or len(value) != ID_LENGTH:
+            return f"its {name} id is not {ID_LENGTH} bytes"
+    if type(priority) is not int or not 0 <= priority <= 9:
+        return f"its priority {priority!r} is not 0-9"
+    if persistent not in (0, 1) or type(persistent) is not int:
+        return f"its persistence {persistent!r} is not 0 or 1"
+    if type(put_time) not in (int, float) or (expiry is not None and type(expiry) not in (int, float)):
+        return "its put time or expiry is not a time"
+    if type(swbs) is not int or swbs < 0:
+        return f"its SWB count {swbs!r} is not a count"
+    if type(header) is not str:
+        return f"its header is stored as {_SQL_TYPES.get(type(header), '?')}, not as JSON text"
+    if header != "{}":
+        try:
+            fields = json.loads(header)
+        except ValueError:
+            return "its header is not JSON"
+        if type(fields) is not dict:
+            return "its header is not a JSON object"
+    return ""
+
+
+def _id_text(value: object) -> str:
+    return format_id(value) if isinstance(value, bytes) else "(unreadable id)"
+
+
 def set_inflight(tx: Transaction, system: str, xmitq: str, row_ids: list[int]) -> None:
     """Marks the messages of a channel batch in flight on a transmission queue (never
     swept); an empty list ends the batch. For the channel engine."""
@@ -305,7 +367,8 @@ def set_inflight(tx: Transaction, system: str, xmitq: str, row_ids: list[int]) -
 
 _INSERT = (
     "INSERT INTO messages (id, system, queue, priority, msgid, correlid, persistent, put_time, expiry, "
-    "original_length, stored_length, codec, header, payload, swbs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "original_length, stored_length, codec, header, payload, swbs, checksum) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 # The definitions' version and the local queue's live figures (and the system's SWBs).
 _SYNC = (
@@ -319,12 +382,12 @@ COUNT_GROUP = 32  # puts and plain gets counted in the store per statement
 _VERSION = "SELECT version FROM engine_config"
 _COLUMNS = (
     "id, priority, msgid, correlid, persistent, put_time, expiry, original_length, stored_length, codec, swept, "
-    "header, payload, swbs"
+    "header, payload, swbs, checksum"
 )
 _RESTORE = (
     "INSERT INTO messages (id, system, queue, priority, msgid, correlid, persistent, put_time, expiry, "
-    "original_length, stored_length, codec, swept, header, payload, swbs) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "original_length, stored_length, codec, swept, header, payload, swbs, checksum) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 # The STAT counters a handle adds up and writes to queue_stats in groups, by index. Each
 # feeds the t_ column (since the reset) and the i_ column (the interval running now).
@@ -467,10 +530,8 @@ class QueueHandle:
         if resolved.put_error:
             raise MQError(resolved.put_error, self._why_not(resolved, "put"))
         length = len(payload)
-        if length > resolved.maxmsgl:
-            raise MQError(MSG_TOO_BIG_FOR_Q, f"{length} bytes, MAXMSGL of {resolved.local_name} is {resolved.maxmsgl}")
-        if length > resolved.qmgr_maxmsgl:
-            raise MQError(MSG_TOO_BIG_FOR_Q_MGR, f"{length} bytes, queue manager MAXMSGL is {resolved.qmgr_maxmsgl}")
+        if length > resolved.maxmsgl or length > resolved.qmgr_maxmsgl:
+            check_length(resolved, length)
         if resolved.maxdepth and self._depth >= resolved.maxdepth:
             raise MQError(Q_FULL, f"{resolved.local_name} holds MAXDEPTH {resolved.maxdepth} messages")
         seq = self._next_seq
@@ -513,7 +574,8 @@ class QueueHandle:
         cursor.execute(
             _INSERT,
             (row_id, self.system_name, local, options.priority, msgid, options.correlid, 1 if persistent else 0, now,
-             None if expiry is None else now + expiry, length, stored_length, codec, resolved.header, stored, swbs),
+             None if expiry is None else now + expiry, length, stored_length, codec, resolved.header, stored, swbs,
+             zlib.crc32(stored)),
         )  # fmt: skip
         self._next_seq = seq + 1
         self._depth = depth = self._depth + 1
@@ -554,11 +616,10 @@ class QueueHandle:
         tx = Transaction(self.store)
         try:
             result = self.put(tx, payload, options)
-        except BaseException:
-            cursor.execute("ROLLBACK")
-            self.rolled_back(tx)
+            cursor.execute("COMMIT")
+        except BaseException as exc:
+            self._failed(tx, exc)
             raise
-        cursor.execute("COMMIT")
         return result
 
     def get_committed(self, selector: Selector | None = None) -> Message | None:
@@ -569,12 +630,21 @@ class QueueHandle:
         tx = Transaction(self.store)
         try:
             message = self.get(tx, selector)
-        except BaseException:
-            cursor.execute("ROLLBACK")
-            self.rolled_back(tx)
+            cursor.execute("COMMIT")
+        except BaseException as exc:
+            self._failed(tx, exc)
             raise
-        cursor.execute("COMMIT")
         return message
+
+    def _failed(self, tx: Transaction, exc: BaseException) -> None:
+        """A transaction of `put_committed` or `get_committed` failed: roll it back (unless
+        SQLite did) and raise a failure of the state file as StoreError."""
+        self.store.rollback()
+        self.rolled_back(tx)
+        if isinstance(exc, sqlite3.DatabaseError):
+            problem = self.store.error(exc)
+            if problem is not None:
+                raise problem from exc
 
     def _why_not(self, resolved: Resolved, what: str) -> str:
         if resolved.put_error == Q_MGR_NOT_AVAILABLE:
@@ -624,7 +694,12 @@ class QueueHandle:
             if row is None:
                 return None
             (_, mark, row_id, priority, msgid, correlid, persistent, put_time, expiry, length, stored_length, codec,
-             swept, header, stored, swbs) = row  # fmt: skip
+             swept, header, stored, swbs, checksum) = row  # fmt: skip
+            # A damaged row is refused (2195) and stays where it is, like one that does
+            # not inflate; its checksum finds a changed byte.
+            reason = damage(row)
+            if reason:
+                raise MQError(UNEXPECTED_ERROR, f"message {_id_text(msgid)} on {local} is damaged: {reason}")
             # On file: swept past the queue's sweep mark, or marked alone.
             swept = bool(swept or (mark is not None and row_id & _SEQ_MASK <= mark))
             if expiry is not None and expiry <= self.clock.timestamp():
@@ -665,6 +740,7 @@ class QueueHandle:
             return Message(
                 row_id, msgid, correlid, priority, bool(persistent), put_time, expiry, length, stored_length, codec,
                 swept, json.loads(header) if header != "{}" else {}, payload, inflated, local, stored, header, swbs,
+                checksum,
             )  # fmt: skip
 
     # -- the STAT counters written in groups ----------------------------------------
@@ -722,7 +798,7 @@ class QueueHandle:
                 (message.row_id, self.system_name, message.queue, message.priority, message.msgid,
                  message.correlid, int(message.persistent), message.put_time, message.expiry, message.length,
                  message.stored, message.codec, int(message.swept), message.header_text, message.stored_payload,
-                 message.swbs),
+                 message.swbs, message.checksum),
             )  # fmt: skip
             by_queue[message.queue] = by_queue.get(message.queue, 0) + 1
         for queue, written in by_queue.items():
@@ -856,49 +932,73 @@ def put_stream(
     source = _Source(items, blocking)
     opened = False
     done = False
-    while not done:
-        item = source.next(wait=True)  # waiting for input happens outside any transaction
-        committed: list[PutResult] = []
-        with store.transaction() as tx:
-            if not opened:
-                try:
-                    handle.open(tx)
-                except MQError as error:
-                    result.error = error
-                    return result
-                opened = True
-            try:
-                size = 0
-                while True:
-                    if item is None:
-                        done = True
-                        break
-                    if item is _Source.PENDING:
-                        break
-                    payload, options = cast("tuple[bytes, PutOptions]", item)
+    try:
+        while not done:
+            item = source.next(wait=True)  # waiting for input happens outside any transaction
+            committed: list[PutResult] = []
+            with store.transaction() as tx:
+                if not opened:
                     try:
-                        put = handle.put(tx, payload, options)
+                        handle.open(tx)
                     except MQError as error:
                         result.error = error
-                        done = True
-                        break
-                    committed.append(put)
-                    size += put.length
-                    paced = pace(tx) if pace is not None else False
-                    if put.persistent or paced or len(committed) >= batch_messages or size >= BATCH_BYTES:
-                        break
-                    item = source.next(wait=False)
-            except BaseException:
-                handle.rolled_back(tx)  # the transaction rolls back: its puts did not happen
-                raise
-            if done:
-                handle.close(tx)
-        result.count += len(committed)
-        if committed:
-            on_commit(committed)
-        if between is not None and not done:
-            between()
+                        return result
+                    opened = True
+                try:
+                    size = 0
+                    while True:
+                        if item is None:
+                            done = True
+                            break
+                        if item is _Source.PENDING:
+                            break
+                        payload, options = cast("tuple[bytes, PutOptions]", item)
+                        try:
+                            put = handle.put(tx, payload, options)
+                        except MQError as error:
+                            result.error = error
+                            done = True
+                            break
+                        committed.append(put)
+                        size += put.length
+                        paced = pace(tx) if pace is not None else False
+                        if put.persistent or paced or len(committed) >= batch_messages or size >= BATCH_BYTES:
+                            break
+                        item = source.next(wait=False)
+                except BaseException:
+                    handle.rolled_back(tx)  # the transaction rolls back: its puts did not happen
+                    raise
+                if done:
+                    handle.close(tx)
+            result.count += len(committed)
+            if committed:
+                on_commit(committed)
+            if between is not None and not done:
+                between()
+    except BaseException:
+        if opened and not done:
+            _close_quietly(handle)
+        raise
     return result
+
+
+def _close_quietly(handle: QueueHandle) -> None:
+    """MQCLOSE after a stream was interrupted or failed, so its counts are written and its
+    opens match its closes; a failure here (the store itself failed, say on a full disk)
+    must not hide the error that ended the stream."""
+    try:
+        with handle.store.transaction() as tx:
+            handle.close(tx)
+    except Exception:
+        pass
+
+
+HOLD_SECONDS = 0.1  # a get's batch under syncpoint ends once its delivery has held the lock this long
+
+
+class Undelivered(Exception):
+    """Raised by a `deliver` callback that will not take a message (it stays on the
+    queue, uncounted): the stream stops and raises it to its caller."""
 
 
 def get_stream(
@@ -911,76 +1011,133 @@ def get_stream(
     between: Callable[[], None] | None = None,
     batch_messages: int = 64,
     batch_bytes: int = 4 * 1024 * 1024,
+    *,
+    syncpoint: bool = True,
+    flush: Callable[[], None] | None = None,
+    committed: Callable[[list[Message]], None] | None = None,
 ) -> StreamResult:
     """Gets (or browses) up to `count` messages (None: all) and hands each to `deliver`.
 
-    A get is destructive when its transaction commits (a persistent one commits on its
-    own, non-persistent ones in small batches); `deliver` runs after that commit, so a
-    slow reader never holds the store's lock. When `deliver` fails (a closed pipe, a
-    full disk), the messages of the batch not yet handed on are put back in their
-    places. With `wait`, an empty queue is polled for up to that many seconds."""
+    Under syncpoint (the default) a get is a unit of work: each message is handed to
+    `deliver` inside the transaction that removes it, `flush` makes the batch's delivery
+    durable (flush the pipe, sync the folder), and only then does the removal commit. A
+    process killed at any moment so loses no message: one delivered but not yet
+    committed is delivered again by the next get (at least once; exactly once for a
+    sink that recognises it, as `mqtool get --out` does). A persistent message commits
+    on its own, non-persistent ones in batches (`batch_messages`, `batch_bytes`, or
+    HOLD_SECONDS of delivery, so a slow reader holds the store's write lock for one
+    short batch at a time; a reader that stops reading holds it until it reads again).
+    `committed` hears of each batch after its commit.
+
+    Without syncpoint (and for a browse, which removes nothing) `deliver` runs after the
+    commit, so the reader never holds the lock, and a process killed between the two
+    loses the batch (at most once).
+
+    When `deliver` or `flush` fails (a closed pipe, a full disk, `Undelivered`), the
+    messages not delivered are put back in their places, uncounted, what was delivered
+    stays got, the queue is closed (MQCLOSE, counts written) and the error is raised.
+    With `wait`, an empty queue is polled for up to that many seconds."""
     store = handle.store
     result = StreamResult()
     opened = False
     after = 0  # the row id of the last message browsed
     deadline: float | None = None
     pause = 0.01
-    while count is None or result.count < count:
-        batch: list[Message] = []
-        with store.transaction() as tx:
-            if not opened:
-                try:
-                    handle.open(tx, "get")
-                except MQError as error:
-                    result.error = error
-                    return result
-                opened = True
-            size = 0
-            try:
-                while count is None or result.count + len(batch) < count:
+    under_syncpoint = syncpoint and not browse
+    failure: BaseException | None = None
+    try:
+        while count is None or result.count < count:
+            batch: list[Message] = []
+            with store.transaction() as tx:
+                if not opened:
                     try:
-                        message = handle.get(tx, selector, browse, after)
+                        handle.open(tx, "get")
                     except MQError as error:
                         result.error = error
+                        return result
+                    opened = True
+                size = 0
+                started = time.monotonic()
+                try:
+                    while count is None or result.count + len(batch) < count:
+                        try:
+                            message = handle.get(tx, selector, browse, after)
+                        except MQError as error:
+                            result.error = error
+                            break
+                        if message is None:
+                            break
+                        if under_syncpoint:
+                            try:
+                                deliver(message)
+                            except BaseException as exc:
+                                failure = exc
+                                handle.restore(tx, [message])
+                                break
+                        batch.append(message)
+                        size += message.length
+                        if browse:
+                            after = message.row_id
+                        if (
+                            (message.persistent and not browse)
+                            or len(batch) >= batch_messages
+                            or size >= batch_bytes
+                            or (under_syncpoint and time.monotonic() - started >= HOLD_SECONDS)
+                        ):
+                            break
+                    if under_syncpoint and batch and flush is not None:
+                        try:
+                            flush()
+                        except BaseException as exc:
+                            # Not known to be delivered: all of the batch stays.
+                            failure = failure or exc
+                            handle.restore(tx, batch)
+                            batch = []
+                except BaseException:
+                    handle.rolled_back(tx)  # the transaction rolls back: its gets did not happen
+                    raise
+            if under_syncpoint:
+                result.count += len(batch)
+            else:
+                for index, message in enumerate(batch):
+                    try:
+                        deliver(message)
+                    except BaseException as exc:
+                        failure = exc
+                        if not browse:
+                            with store.transaction() as tx:
+                                handle.restore(tx, batch[index:])
+                        batch = batch[:index]
                         break
-                    if message is None:
-                        break
-                    batch.append(message)
-                    size += message.length
-                    if browse:
-                        after = message.row_id
-                    if (message.persistent and not browse) or len(batch) >= batch_messages or size >= batch_bytes:
-                        break
-            except BaseException:
-                handle.rolled_back(tx)  # the transaction rolls back: its gets did not happen
-                raise
-        for index, message in enumerate(batch):
-            try:
-                deliver(message)
-            except BaseException:
-                if not browse:
-                    with store.transaction() as tx:
-                        handle.restore(tx, batch[index:])
-                raise
-            result.count += 1
-        if result.error is not None:
-            break
-        if batch:
-            deadline = None
-            pause = 0.01
+                    result.count += 1
+                if failure is None and batch and flush is not None:
+                    flush()
+            if committed is not None and batch:
+                committed(batch)
+            if failure is not None:
+                raise failure
+            if result.error is not None:
+                break
+            if batch:
+                deadline = None
+                pause = 0.01
+                if between is not None:
+                    between()
+                continue
+            if wait <= 0:
+                break
+            if deadline is None:
+                deadline = time.monotonic() + wait
+            if time.monotonic() >= deadline:
+                break
+            time.sleep(min(pause, max(0.0, deadline - time.monotonic())))
+            pause = min(pause * 2, 0.2)
             if between is not None:
                 between()
-            continue
-        if wait <= 0:
-            break
-        if deadline is None:
-            deadline = time.monotonic() + wait
-        if time.monotonic() >= deadline:
-            break
-        time.sleep(min(pause, max(0.0, deadline - time.monotonic())))
-        pause = min(pause * 2, 0.2)
-        if between is not None:
-            between()
+    except BaseException:
+        if opened:
+            _close_quietly(handle)
+        raise
     if opened:
         with store.transaction() as tx:
             handle.close(tx)
