@@ -195,7 +195,7 @@ def put(
     """
     from mqtool.engine.queue import PutOptions, PutResult, QueueHandle, check_length, format_id, put_stream, resolve
     from mqtool.engine.reasons import MQError
-    from mqtool.engine.workload import PayloadSpec, PutTally, WorkloadError, plural, route
+    from mqtool.engine.workload import INTERRUPTED, STORE_FAILED, PayloadSpec, PutTally, WorkloadError, plural, route
     from mqtool.state import StoreError
 
     queue = queue.upper()
@@ -294,10 +294,10 @@ def put(
     except WorkloadError as exc:
         fail(str(exc))
     except KeyboardInterrupt:
-        stopped("interrupted")
+        stopped(INTERRUPTED)
         raise
     except StoreError:
-        stopped("stopped by the failure of the store below")
+        stopped(STORE_FAILED)
         raise
     finally:
         if progress is not None:

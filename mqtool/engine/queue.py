@@ -452,6 +452,7 @@ class QueueHandle:
         self._undo: tuple[list[int], int] = (self._pending, 0)
         self._flush_due = 0.0
         self._get_sql: dict[tuple[bool, bool], str] = {}
+        self.is_open = False  # between open() and close()
 
     # -- open / close -------------------------------------------------------------
     def open(self, tx: Transaction, purpose: str = "put") -> Resolved:
@@ -469,6 +470,7 @@ class QueueHandle:
         self._number(tx, resolved)
         now = self.clock.timestamp()
         schedule_timers(tx, self.system_name, now)
+        self.is_open = True
         return resolved
 
     def _number(self, tx: Transaction, resolved: Resolved) -> None:
@@ -487,6 +489,7 @@ class QueueHandle:
                 "UPDATE queue_stats SET closes = closes + 1 WHERE system = ? AND queue = ?",
                 (self.system_name, self.resolved.local.name),
             )
+        self.is_open = False
 
     def _resolve(self, tx: Transaction) -> Resolved:
         self._version = int(tx.conn.execute(_VERSION).fetchone()[0])
@@ -926,66 +929,81 @@ def put_stream(
     `pace(tx)` runs after each put (it may move the clock) and says whether the batch
     must end there (a timer falls due). With `blocking` (items from standard input) the
     stream never waits for input while it holds the store's lock. Stops at the first
-    refusal, which it returns; the messages before it stay put."""
+    refusal, which it returns; the messages before it stay put. Interrupted or failed,
+    it still closes the queue (MQCLOSE), so the counts are written."""
+    try:
+        return _put_stream(handle, items, on_commit, between, batch_messages, pace, blocking)
+    except BaseException:
+        _close_quietly(handle)
+        raise
+
+
+def _put_stream(
+    handle: QueueHandle,
+    items: Iterable[tuple[bytes, PutOptions]],
+    on_commit: Callable[[list[PutResult]], None],
+    between: Callable[[], None] | None = None,
+    batch_messages: int = BATCH_MESSAGES,
+    pace: Callable[[Transaction], bool] | None = None,
+    blocking: bool = False,
+) -> StreamResult:
+
     store = handle.store
     result = StreamResult()
     source = _Source(items, blocking)
     opened = False
     done = False
-    try:
-        while not done:
-            item = source.next(wait=True)  # waiting for input happens outside any transaction
-            committed: list[PutResult] = []
-            with store.transaction() as tx:
-                if not opened:
+    while not done:
+        item = source.next(wait=True)  # waiting for input happens outside any transaction
+        committed: list[PutResult] = []
+        with store.transaction() as tx:
+            if not opened:
+                try:
+                    handle.open(tx)
+                except MQError as error:
+                    result.error = error
+                    return result
+                opened = True
+            try:
+                size = 0
+                while True:
+                    if item is None:
+                        done = True
+                        break
+                    if item is _Source.PENDING:
+                        break
+                    payload, options = cast("tuple[bytes, PutOptions]", item)
                     try:
-                        handle.open(tx)
+                        put = handle.put(tx, payload, options)
                     except MQError as error:
                         result.error = error
-                        return result
-                    opened = True
-                try:
-                    size = 0
-                    while True:
-                        if item is None:
-                            done = True
-                            break
-                        if item is _Source.PENDING:
-                            break
-                        payload, options = cast("tuple[bytes, PutOptions]", item)
-                        try:
-                            put = handle.put(tx, payload, options)
-                        except MQError as error:
-                            result.error = error
-                            done = True
-                            break
-                        committed.append(put)
-                        size += put.length
-                        paced = pace(tx) if pace is not None else False
-                        if put.persistent or paced or len(committed) >= batch_messages or size >= BATCH_BYTES:
-                            break
-                        item = source.next(wait=False)
-                except BaseException:
-                    handle.rolled_back(tx)  # the transaction rolls back: its puts did not happen
-                    raise
-                if done:
-                    handle.close(tx)
-            result.count += len(committed)
-            if committed:
-                on_commit(committed)
-            if between is not None and not done:
-                between()
-    except BaseException:
-        if opened and not done:
-            _close_quietly(handle)
-        raise
+                        done = True
+                        break
+                    committed.append(put)
+                    size += put.length
+                    paced = pace(tx) if pace is not None else False
+                    if put.persistent or paced or len(committed) >= batch_messages or size >= BATCH_BYTES:
+                        break
+                    item = source.next(wait=False)
+            except BaseException:
+                handle.rolled_back(tx)  # the transaction rolls back: its puts did not happen
+                raise
+            if done:
+                handle.close(tx)
+        result.count += len(committed)
+        if committed:
+            on_commit(committed)
+        if between is not None and not done:
+            between()
     return result
 
 
 def _close_quietly(handle: QueueHandle) -> None:
-    """MQCLOSE after a stream was interrupted or failed, so its counts are written and its
-    opens match its closes; a failure here (the store itself failed, say on a full disk)
-    must not hide the error that ended the stream."""
+    """MQCLOSE after a stream was interrupted or failed, if the queue is open, so its
+    counts are written and its opens match its closes; a failure here (the store itself
+    failed, say on a full disk) must not hide the error that ended the stream."""
+    if not handle.is_open:
+        return
     try:
         with handle.store.transaction() as tx:
             handle.close(tx)
@@ -1037,6 +1055,30 @@ def get_stream(
     messages not delivered are put back in their places, uncounted, what was delivered
     stays got, the queue is closed (MQCLOSE, counts written) and the error is raised.
     With `wait`, an empty queue is polled for up to that many seconds."""
+    try:
+        return _get_stream(
+            handle, deliver, count, selector, browse, wait, between, batch_messages, batch_bytes, syncpoint, flush,
+            committed,
+        )  # fmt: skip
+    except BaseException:
+        _close_quietly(handle)
+        raise
+
+
+def _get_stream(
+    handle: QueueHandle,
+    deliver: Callable[[Message], None],
+    count: int | None,
+    selector: Selector | None,
+    browse: bool,
+    wait: float,
+    between: Callable[[], None] | None,
+    batch_messages: int,
+    batch_bytes: int,
+    syncpoint: bool,
+    flush: Callable[[], None] | None,
+    committed: Callable[[list[Message]], None] | None,
+) -> StreamResult:
     store = handle.store
     result = StreamResult()
     opened = False
@@ -1045,99 +1087,94 @@ def get_stream(
     pause = 0.01
     under_syncpoint = syncpoint and not browse
     failure: BaseException | None = None
-    try:
-        while count is None or result.count < count:
-            batch: list[Message] = []
-            with store.transaction() as tx:
-                if not opened:
+    while count is None or result.count < count:
+        batch: list[Message] = []
+        with store.transaction() as tx:
+            if not opened:
+                try:
+                    handle.open(tx, "get")
+                except MQError as error:
+                    result.error = error
+                    return result
+                opened = True
+            size = 0
+            started = time.monotonic()
+            try:
+                while count is None or result.count + len(batch) < count:
                     try:
-                        handle.open(tx, "get")
+                        message = handle.get(tx, selector, browse, after)
                     except MQError as error:
                         result.error = error
-                        return result
-                    opened = True
-                size = 0
-                started = time.monotonic()
-                try:
-                    while count is None or result.count + len(batch) < count:
-                        try:
-                            message = handle.get(tx, selector, browse, after)
-                        except MQError as error:
-                            result.error = error
-                            break
-                        if message is None:
-                            break
-                        if under_syncpoint:
-                            try:
-                                deliver(message)
-                            except BaseException as exc:
-                                failure = exc
-                                handle.restore(tx, [message])
-                                break
-                        batch.append(message)
-                        size += message.length
-                        if browse:
-                            after = message.row_id
-                        if (
-                            (message.persistent and not browse)
-                            or len(batch) >= batch_messages
-                            or size >= batch_bytes
-                            or (under_syncpoint and time.monotonic() - started >= HOLD_SECONDS)
-                        ):
-                            break
-                    if under_syncpoint and batch and flush is not None:
-                        try:
-                            flush()
-                        except BaseException as exc:
-                            # Not known to be delivered: all of the batch stays.
-                            failure = failure or exc
-                            handle.restore(tx, batch)
-                            batch = []
-                except BaseException:
-                    handle.rolled_back(tx)  # the transaction rolls back: its gets did not happen
-                    raise
-            if under_syncpoint:
-                result.count += len(batch)
-            else:
-                for index, message in enumerate(batch):
-                    try:
-                        deliver(message)
-                    except BaseException as exc:
-                        failure = exc
-                        if not browse:
-                            with store.transaction() as tx:
-                                handle.restore(tx, batch[index:])
-                        batch = batch[:index]
                         break
-                    result.count += 1
-                if failure is None and batch and flush is not None:
-                    flush()
-            if committed is not None and batch:
-                committed(batch)
-            if failure is not None:
-                raise failure
-            if result.error is not None:
-                break
-            if batch:
-                deadline = None
-                pause = 0.01
-                if between is not None:
-                    between()
-                continue
-            if wait <= 0:
-                break
-            if deadline is None:
-                deadline = time.monotonic() + wait
-            if time.monotonic() >= deadline:
-                break
-            time.sleep(min(pause, max(0.0, deadline - time.monotonic())))
-            pause = min(pause * 2, 0.2)
+                    if message is None:
+                        break
+                    if under_syncpoint:
+                        try:
+                            deliver(message)
+                        except BaseException as exc:
+                            failure = exc
+                            handle.restore(tx, [message])
+                            break
+                    batch.append(message)
+                    size += message.length
+                    if browse:
+                        after = message.row_id
+                    if (
+                        (message.persistent and not browse)
+                        or len(batch) >= batch_messages
+                        or size >= batch_bytes
+                        or (under_syncpoint and time.monotonic() - started >= HOLD_SECONDS)
+                    ):
+                        break
+                if under_syncpoint and batch and flush is not None:
+                    try:
+                        flush()
+                    except BaseException as exc:
+                        # Not known to be delivered: all of the batch stays.
+                        failure = failure or exc
+                        handle.restore(tx, batch)
+                        batch = []
+            except BaseException:
+                handle.rolled_back(tx)  # the transaction rolls back: its gets did not happen
+                raise
+        if under_syncpoint:
+            result.count += len(batch)
+        else:
+            for index, message in enumerate(batch):
+                try:
+                    deliver(message)
+                except BaseException as exc:
+                    failure = exc
+                    if not browse:
+                        with store.transaction() as tx:
+                            handle.restore(tx, batch[index:])
+                    batch = batch[:index]
+                    break
+                result.count += 1
+            if failure is None and batch and flush is not None:
+                flush()
+        if committed is not None and batch:
+            committed(batch)
+        if failure is not None:
+            raise failure
+        if result.error is not None:
+            break
+        if batch:
+            deadline = None
+            pause = 0.01
             if between is not None:
                 between()
-    except BaseException:
-        if opened:
-            _close_quietly(handle)
-        raise
+            continue
+        if wait <= 0:
+            break
+        if deadline is None:
+            deadline = time.monotonic() + wait
+        if time.monotonic() >= deadline:
+            break
+        time.sleep(min(pause, max(0.0, deadline - time.monotonic())))
+        pause = min(pause * 2, 0.2)
+        if between is not None:
+            between()
     if opened:
         with store.transaction() as tx:
             handle.close(tx)

@@ -38,6 +38,9 @@ if TYPE_CHECKING:
 
 DEFAULT_SIZE = 1024  # generated payloads when no size is given
 PREVIEW = 40  # characters of a text payload shown by .get
+# How MQT0152W ends: why a put stopped before its last message.
+INTERRUPTED = "interrupted"
+STORE_FAILED = "stopped: the state file failed (see the error that follows)"
 _BLANKS = {ord("\n"): " ", ord("\r"): " ", ord("\t"): " "}
 
 
@@ -346,7 +349,7 @@ def do_put(session: Session, directive: Directive, current: SystemRecord | None)
             fields = tally.fields(queue, route(handle))
             fields["messages"] = f"{tally.count} of {plural(spec.total(), 'message')}"
             stopped = Response(status=FAILED)
-            ending = "interrupted" if isinstance(stop, KeyboardInterrupt) else "stopped by a failure of the store"
+            ending = INTERRUPTED if isinstance(stop, KeyboardInterrupt) else STORE_FAILED
             stopped.add("MQT0152W", ending=ending, **fields)
             for line in session._finish(stopped, None).lines:
                 session.emit(line)
