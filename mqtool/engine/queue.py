@@ -24,6 +24,7 @@ row back into the original bytes.
 
 from __future__ import annotations
 
+import functools
 import json
 import queue as queue_module
 import sqlite3
@@ -32,7 +33,7 @@ import time
 import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, TypeVar, cast
 
 from mqtool.clock import Clock
 from mqtool.engine import codecs
@@ -914,6 +915,38 @@ class _Source:
         return value
 
 
+def _close_quietly(handle: QueueHandle) -> None:
+    """MQCLOSE after a stream was interrupted or failed, if the queue is open, so its
+    counts are written and its opens match its closes; a failure here (the store itself
+    failed, say on a full disk) must not hide the error that ended the stream."""
+    if not handle.is_open:
+        return
+    try:
+        with handle.store.transaction() as tx:
+            handle.close(tx)
+    except Exception:
+        pass
+
+
+_Stream = TypeVar("_Stream", bound=Callable[..., StreamResult])
+
+
+def _closes_on_failure(stream: _Stream) -> _Stream:
+    """A stream that fails or is interrupted (Ctrl-C, a closed pipe, a full disk) still
+    closes its queue (MQCLOSE), so the counts are written and opens match closes."""
+
+    @functools.wraps(stream)
+    def run(*args: Any, **kwargs: Any) -> StreamResult:
+        try:
+            return stream(*args, **kwargs)
+        except BaseException:
+            _close_quietly(args[0] if args else kwargs["handle"])
+            raise
+
+    return cast("_Stream", run)
+
+
+@_closes_on_failure
 def put_stream(
     handle: QueueHandle,
     items: Iterable[tuple[bytes, PutOptions]],
@@ -931,23 +964,6 @@ def put_stream(
     stream never waits for input while it holds the store's lock. Stops at the first
     refusal, which it returns; the messages before it stay put. Interrupted or failed,
     it still closes the queue (MQCLOSE), so the counts are written."""
-    try:
-        return _put_stream(handle, items, on_commit, between, batch_messages, pace, blocking)
-    except BaseException:
-        _close_quietly(handle)
-        raise
-
-
-def _put_stream(
-    handle: QueueHandle,
-    items: Iterable[tuple[bytes, PutOptions]],
-    on_commit: Callable[[list[PutResult]], None],
-    between: Callable[[], None] | None = None,
-    batch_messages: int = BATCH_MESSAGES,
-    pace: Callable[[Transaction], bool] | None = None,
-    blocking: bool = False,
-) -> StreamResult:
-
     store = handle.store
     result = StreamResult()
     source = _Source(items, blocking)
@@ -998,19 +1014,6 @@ def _put_stream(
     return result
 
 
-def _close_quietly(handle: QueueHandle) -> None:
-    """MQCLOSE after a stream was interrupted or failed, if the queue is open, so its
-    counts are written and its opens match its closes; a failure here (the store itself
-    failed, say on a full disk) must not hide the error that ended the stream."""
-    if not handle.is_open:
-        return
-    try:
-        with handle.store.transaction() as tx:
-            handle.close(tx)
-    except Exception:
-        pass
-
-
 HOLD_SECONDS = 0.1  # a get's batch under syncpoint ends once its delivery has held the lock this long
 
 
@@ -1019,6 +1022,7 @@ class Undelivered(Exception):
     queue, uncounted): the stream stops and raises it to its caller."""
 
 
+@_closes_on_failure
 def get_stream(
     handle: QueueHandle,
     deliver: Callable[[Message], None],
@@ -1055,30 +1059,6 @@ def get_stream(
     messages not delivered are put back in their places, uncounted, what was delivered
     stays got, the queue is closed (MQCLOSE, counts written) and the error is raised.
     With `wait`, an empty queue is polled for up to that many seconds."""
-    try:
-        return _get_stream(
-            handle, deliver, count, selector, browse, wait, between, batch_messages, batch_bytes, syncpoint, flush,
-            committed,
-        )  # fmt: skip
-    except BaseException:
-        _close_quietly(handle)
-        raise
-
-
-def _get_stream(
-    handle: QueueHandle,
-    deliver: Callable[[Message], None],
-    count: int | None,
-    selector: Selector | None,
-    browse: bool,
-    wait: float,
-    between: Callable[[], None] | None,
-    batch_messages: int,
-    batch_bytes: int,
-    syncpoint: bool,
-    flush: Callable[[], None] | None,
-    committed: Callable[[list[Message]], None] | None,
-) -> StreamResult:
     store = handle.store
     result = StreamResult()
     opened = False
