@@ -6,6 +6,7 @@ the message stays on its queue, uncounted."""
 from __future__ import annotations
 
 import shutil
+import sqlite3
 import zlib
 from pathlib import Path
 
@@ -143,3 +144,25 @@ def test_every_put_stores_a_checksum_that_every_get_checks(
     assert all(checksum == zlib.crc32(payload) for _, checksum, payload in rows)
     code, out, _ = mqtool(state, capsysbinary, "get", "Q1", "--all")
     assert code == 0 and out.endswith(b"plain\n")
+
+
+def test_migration_4_checksums_the_messages_already_stored(tmp_path: Path, templates: dict[bool, Path]) -> None:
+    """A store of schema version 3 (no checksum column) with messages, compressed and
+    not: opening it adds the column and checksums every message, so a byte that changes
+    afterwards is found."""
+    for compressed, template in templates.items():
+        state = tmp_path / f"v3-{compressed}"
+        shutil.copytree(template, state)
+        conn = sqlite3.connect(state / "mqtool.db")
+        conn.execute("ALTER TABLE messages DROP COLUMN checksum")
+        conn.execute("PRAGMA user_version = 3")
+        conn.commit()
+        conn.close()
+        store = Store.open(state)
+        try:
+            rows = store.conn.execute("SELECT system, checksum, payload FROM messages ORDER BY id").fetchall()
+            assert all(checksum is None for system, checksum, _ in rows if system == "")  # head rows
+            messages = [(checksum, payload) for system, checksum, payload in rows if system != ""]
+            assert len(messages) == 2 and all(checksum == zlib.crc32(payload) for checksum, payload in messages)
+        finally:
+            store.close()
