@@ -321,8 +321,9 @@ def test_get_directive_prints_each_message_before_its_get_commits(engine: Engine
 @pytest.mark.slow
 @pytest.mark.parametrize("command", ["put", "get"])
 def test_the_help_examples_work_in_a_new_store(tmp_path: Path, command: str) -> None:
-    """The Examples block of `mqtool put --help` and `mqtool get --help`, pasted into a
-    shell in an empty folder with a new store, in order: every line succeeds."""
+    """The Examples block of `mqtool put --help` and `mqtool get --help`, then those of
+    the man page's own EXAMPLES section, pasted into a shell in an empty folder with a
+    new store, in order: every line succeeds."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("MQTOOL_")}
     env["MQTOOL_STATE"] = str(tmp_path / "state")
     mqtool = f"{shlex.quote(sys.executable)} -m mqtool"
@@ -331,6 +332,10 @@ def test_the_help_examples_work_in_a_new_store(tmp_path: Path, command: str) -> 
     ).stdout
     examples = [line.strip() for line in text.split("Examples:\n", 1)[1].split("\n\n")[0].splitlines()]
     assert len(examples) >= 4
+    extra = (Path(__file__).parents[1] / "man" / "extra" / f"mqtool-{command}.1.troff").read_text(encoding="utf-8")
+    if ".SH EXAMPLES" in extra:
+        block = extra.split(".SH EXAMPLES", 1)[1].split(".SH ", 1)[0].split(".nf\n", 1)[1].split(".fi", 1)[0]
+        examples += [line.replace("\\-", "-").replace("\\(aq", "'") for line in block.splitlines()]
     for line in examples:
         done = subprocess.run(
             ["bash", "-c", f'mqtool() {{ {mqtool} "$@"; }}\nset -o pipefail\n{line}'],
