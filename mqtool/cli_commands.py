@@ -289,11 +289,11 @@ def init(app: App, force: bool) -> None:
     from mqtool.state.store import DB_NAME
 
     path = app.state_dir / DB_NAME
-    if path.exists() and path.stat().st_size > 0:
-        if not force:
-            fail(f"{path} already holds a complex; use --force to replace it")
+    if force:  # whatever is there, a store or a damaged file (an empty one too)
         for suffix in ("", "-wal", "-shm"):
             Path(str(path) + suffix).unlink(missing_ok=True)
+    elif path.exists() and path.stat().st_size > 0:
+        fail(f"{path} already holds a complex; use --force to replace it")
     try:
         store = Store.open(app.state_dir)
     except StoreError as exc:

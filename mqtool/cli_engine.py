@@ -4,7 +4,6 @@ and its console from the command line."""
 from __future__ import annotations
 
 import json
-import os
 import signal
 import sys
 import time
@@ -27,11 +26,12 @@ EXIT_OK = 0
 EXIT_REFUSED = 1  # the queue manager refused (a reason code), or fewer messages than asked
 
 
-def _engine_session(app: App) -> Any:
-    """The session, on a current system whose queue manager the engine runs."""
+def _engine_session(app: App, system_name: str | None = None) -> Any:
+    """The session, on the current system (or --system) whose queue manager the engine
+    runs, z/TPF or z/OS."""
     from mqtool.engine.platforms import PLATFORMS
 
-    session = app.session()
+    session = app.session(system_name)
     system = session.current_system()
     if system is None:
         fail("the complex has no system")
@@ -39,6 +39,29 @@ def _engine_session(app: App) -> Any:
         fail(f"the current system {system.name} has no queue manager mqtool runs (use --system)")
     session.tick()
     return session
+
+
+def _system_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    """`--system NAME` after the subcommand, as before it (`mqtool --system TPF2 put ...`)."""
+    return click.option(
+        "--system", "system_name", metavar="NAME", help="The system to use, z/TPF or z/OS [the current system]."
+    )(command)
+
+
+class _SizeType(click.ParamType):
+    """A size with an optional unit (mqtool/sizes.py)."""
+
+    name = "size"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int):
+            return value
+        from mqtool.sizes import SizeError, parse_size
+
+        try:
+            return parse_size(str(value))
+        except SizeError as exc:
+            self.fail(str(exc), param, ctx)
 
 
 def _ticker(session: Any) -> Callable[[], None] | None:
@@ -60,8 +83,24 @@ def _line(msg_id: str, **fields: Any) -> str:
     return f"{msg_id} {messages.text(msg_id, fields)}"
 
 
-def _stdin_lines(stream: IO[bytes]) -> Iterator[bytes]:
-    for raw in stream:
+def _refused(action: str, queue: str, system: Any, error: Any, note: str = "") -> None:
+    """MQT0120E for a refusal, and for MQRC 2085 the command that defines the queue."""
+    from mqtool.engine.core.reasons import UNKNOWN_OBJECT_NAME
+    from mqtool.workload import define_command
+
+    click.echo(_line("MQT0120E", action=action, queue=queue, reason=f"{error}{note}"), err=True)
+    if error.reason == UNKNOWN_OBJECT_NAME:
+        command = f"mqtool cmd '{define_command(system, queue)}'"
+        click.echo(_line("MQT0153I", queue=queue, system=system.name, command=command), err=True)
+
+
+def _stdin_lines(stream: IO[bytes], limit: int) -> Iterator[bytes]:
+    """One message per line; a line is read up to `limit` + 1 bytes, so that one longer
+    than any message can be is refused (MQRC 2030/2031) without being read whole."""
+    while True:
+        raw = stream.readline(limit + 3)
+        if not raw:
+            return
         if raw.endswith(b"\r\n"):
             yield raw[:-2]
         elif raw.endswith(b"\n"):
@@ -101,11 +140,12 @@ def _id_option(name: str, text: str | None) -> bytes | None:
 
 @click.command(context_settings=CONTEXT)
 @click.argument("queue")
+@_system_option
 @click.option("--file", "files", multiple=True, metavar="PATH", help="A file as one message (repeatable; - is stdin).")
 @click.option("--data", multiple=True, metavar="TEXT", help="Text as one message (repeatable).")
 @click.option("--whole", is_flag=True, help="Standard input as one message (default: one message per line).")
 @click.option("--pattern", type=click.Choice(["xml", "json", "random", "text"]), help="Generate payloads.")
-@click.option("--size", type=click.IntRange(0), help="Bytes per generated message [1024].")
+@click.option("--size", type=_SizeType(), help="Size of each generated message: bytes, or 32KB, 4MB, 1MiB [1KB].")
 @click.option("--count", type=click.IntRange(0), help="Generated messages, or copies of each file/data [1].")
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Seed of generated payloads.")
 @click.option("--persistent/--non-persistent", default=None, help="Persistence [the queue's DEFPSIST].")
@@ -121,6 +161,7 @@ def _id_option(name: str, text: str | None) -> bytes | None:
 def put(
     app: App,
     queue: str,
+    system_name: str | None,
     files: tuple[str, ...],
     data: tuple[str, ...],
     whole: bool,
@@ -141,22 +182,30 @@ def put(
     line, or --whole). Persistent messages are committed one by one, non-persistent ones
     in batches; the line `MQT0102I Message N put ...` is printed only once its message is
     committed. Queue compression, SWBs, the sweeper and the statistics apply as for any
-    put.
+    put. A message longer than the queue's or the queue manager's MAXMSGL is refused
+    before it is generated or read. Ctrl-C stops the put with the summary of what was
+    committed (MQT0152W).
 
     Exit status: 0 every message put, 1 the queue manager refused one (MQRC reason;
-    those before it stay put), 2 a bad option or unreadable input.
+    those before it stay put), 2 a bad option or unreadable input, 130 interrupted.
+
+    The examples work in a new store when run in the order given.
 
     \b
     Examples:
+      mqtool cmd 'ZMQSC DEFINE QL-TPFQ'
       mqtool put TPFQ --data 'hello'
-      mqtool put TPFQ --pattern xml --size 32768 --count 1000 --non-persistent
-      mqtool put TPFQ --file order.xml --persistent --priority 5
-      seq 1 10 | mqtool put TPFQ
+      mqtool put TPFQ --pattern xml --size 32KB --count 1000 --non-persistent -q
+      echo '<order id="42"/>' > order.xml && mqtool put TPFQ --file order.xml --persistent --priority 5
+      seq 1 10 | mqtool put TPFQ -q
     """
-    from mqtool.engine.core.message import PutOptions, PutResult, format_id
+    from mqtool.engine.core.message import PutOptions, PutResult, check_length, format_id
+    from mqtool.engine.core.reasons import MQError
+    from mqtool.engine.core.resolve import resolve
     from mqtool.engine.core.streams import put_stream
-    from mqtool.engine.platforms import open_queue
-    from mqtool.workload import PayloadSpec, PutTally, WorkloadError, plural, route
+    from mqtool.engine.platforms import model, open_queue
+    from mqtool.state import StoreError
+    from mqtool.workload import INTERRUPTED, STORE_FAILED, PayloadSpec, PutTally, WorkloadError, plural, route
 
     queue = queue.upper()
     stdin = not files and not data and pattern is None and size is None
@@ -178,6 +227,7 @@ def put(
         for name in spec.files:
             if not Path(name).is_file():
                 fail(f"cannot read {name}: no such file")
+        largest = spec.largest()
     except WorkloadError as exc:
         fail(str(exc))
     options = PutOptions(
@@ -187,10 +237,22 @@ def put(
         correlid=_id_option("--correlid", correlid) or bytes(24),
         expiry=_expiry(expiry),
     )
-    session = _engine_session(app)
+    session = _engine_session(app, system_name)
     system = session.current_system()
+    # The lengths are checked against MAXMSGL before a payload is generated or read.
+    try:
+        with session.store.transaction(write=False) as tx:
+            resolved = resolve(tx, system.name, queue, model(system.platform))
+        limit = min(resolved.maxmsgl, resolved.qmgr_maxmsgl)
+        if largest is not None and not resolved.put_error:
+            check_length(resolved, largest)
+    except MQError as error:
+        _refused("Put to", queue, system, error)
+        sys.exit(EXIT_REFUSED)
     if stdin:
-        source: Iterator[bytes] = iter([sys.stdin.buffer.read()]) if whole else _stdin_lines(sys.stdin.buffer)
+        source: Iterator[bytes] = (
+            iter([sys.stdin.buffer.read(limit + 1)]) if whole else _stdin_lines(sys.stdin.buffer, limit)
+        )
         total = None
     else:
         source = spec.payloads()
@@ -228,11 +290,26 @@ def put(
             out.flush()
         tally.add(results)
 
+    def stopped(ending: str) -> None:
+        """MQT0152W: what was committed before the put stopped."""
+        if progress is not None:
+            progress.stop()
+        fields = tally.fields(queue, route(handle))
+        if total is not None:
+            fields["messages"] = f"{tally.count} of {plural(total, 'message')}"
+        click.echo(_line("MQT0152W", ending=ending, **fields))
+
     try:
         items = ((payload, options) for payload in source)
         result = put_stream(handle, items, acknowledge, _ticker(session), blocking=stdin, unit_of_work=syncpoint)
     except WorkloadError as exc:
         fail(str(exc))
+    except KeyboardInterrupt:
+        stopped(INTERRUPTED)
+        raise
+    except StoreError:
+        stopped(STORE_FAILED)
+        raise
     finally:
         if progress is not None:
             progress.stop()
@@ -240,56 +317,38 @@ def put(
         click.echo(_line("MQT0101I", **tally.fields(queue, route(handle))))
     if result.error is not None:
         backed = " (unit of work backed out)" if syncpoint else ""
-        click.echo(_line("MQT0120E", action="Put to", queue=queue, reason=f"{result.error}{backed}"), err=True)
+        _refused("Put to", queue, system, result.error, backed)
         sys.exit(EXIT_REFUSED)
-
-
-def _writer(out_dir: Path | None) -> Callable[[Any], None]:
-    """Where got messages go: standard output (each followed by a newline) or one file
-    per message in out_dir (`MSGID.msg`, exact bytes; persistent ones synced to disk).
-    They run after the get has committed (see get_stream)."""
-    if out_dir is None:
-        stream = sys.stdout.buffer
-
-        def to_stdout(message: Any) -> None:
-            stream.write(message.payload)
-            stream.write(b"\n")
-            stream.flush()
-
-        return to_stdout
-
-    from mqtool.engine.core.message import format_id
-
-    def to_file(message: Any) -> None:
-        name = format_id(message.msgid)
-        path = out_dir / f"{name}.msg"
-        suffix = 0
-        while path.exists():
-            suffix += 1
-            path = out_dir / f"{name}.{suffix}.msg"
-        with open(path, "wb") as handle:
-            handle.write(message.payload)
-            if message.persistent:
-                handle.flush()
-                os.fsync(handle.fileno())
-
-    return to_file
 
 
 @click.command(context_settings=CONTEXT)
 @click.argument("queue")
+@_system_option
 @click.option("--browse", is_flag=True, help="Browse: leave the messages on the queue.")
 @click.option("--count", type=click.IntRange(1), help="Messages to get [1].")
 @click.option("--all", "all_messages", is_flag=True, help="Every message (until the queue is empty).")
 @click.option("--wait", type=click.FloatRange(0), default=0.0, metavar="SECONDS", help="Wait for messages to arrive.")
 @click.option("--msgid", metavar="ID", help="Only messages with this message id.")
 @click.option("--correlid", metavar="ID", help="Only messages with this correlation id.")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), help="Write MSGID.msg files here.")
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Write each message to DIR/MSGID.msg (exactly once, synced before the get commits).",
+)
+@click.option("--raw", is_flag=True, help="Write binary payloads to a terminal too (default: a notice instead).")
+@click.option(
+    "--no-syncpoint",
+    "no_syncpoint",
+    is_flag=True,
+    help="Remove each message before writing it out (at most once: a kill in between loses it).",
+)
 @click.option("-q", "--quiet", is_flag=True, help="No summary on standard error.")
 @click.pass_obj
 def get(
     app: App,
     queue: str,
+    system_name: str | None,
     browse: bool,
     count: int | None,
     all_messages: bool,
@@ -297,29 +356,45 @@ def get(
     msgid: str | None,
     correlid: str | None,
     out_dir: Path | None,
+    raw: bool,
+    no_syncpoint: bool,
     quiet: bool,
 ) -> None:
     """Get messages from a queue of the current system (z/TPF or z/OS) (destructively; --browse
     leaves them), in priority order and first in, first out within a priority. Payloads
     go to standard output, each followed by a newline, or to --out DIR as exact files.
     Compressed messages are inflated (hardware with the accelerator, software without).
-    A message is written out after its removal commits; one that cannot be written (a
-    closed pipe, a full disk) is put back in its place on the queue.
+
+    Gets are under syncpoint: a message is written out (and flushed; with --out, synced
+    to disk) before its removal commits, so a process killed at any moment loses no
+    message. Standard output gets each message at least once (one written just before a
+    kill is written again by the next get); --out DIR exactly once (a message written
+    again keeps its one file). --no-syncpoint removes first and writes after: at most
+    once. A message that cannot be written (a closed pipe, a full disk) stays on the
+    queue. On a terminal a binary payload is not written: a notice says so (--raw writes
+    it).
 
     Exit status: 0 the messages asked for were got (with --all: however many), 1 fewer
-    (MQRC 2033) or the queue manager refused (MQRC reason), 2 a bad option.
+    (MQRC 2033), the queue manager refused (MQRC reason) or a binary payload was not
+    written to a terminal, 2 a bad option or a message that cannot be written.
+
+    The examples work in a new store when run in the order given.
 
     \b
     Examples:
+      mqtool cmd 'ZMQSC DEFINE QL-TPFQ'
+      mqtool put TPFQ --data 'order 42' --correlid ORDER42 && seq 1 10 | mqtool put TPFQ -q
+      mqtool get TPFQ --wait 30 --correlid ORDER42
+      mqtool get TPFQ --browse --count 5
       mqtool get TPFQ
       mqtool get TPFQ --all --out ./got
-      mqtool get TPFQ --browse --count 5
-      mqtool get TPFQ --wait 30 --correlid ORDER42
     """
-    from mqtool.engine.core.message import Selector
+    from mqtool.delivery import BinaryOnTerminal, FolderSink, StreamSink
+    from mqtool.engine.core.message import Message, Selector, format_id
     from mqtool.engine.core.reasons import NO_MSG_AVAILABLE, describe
     from mqtool.engine.core.streams import get_stream
     from mqtool.engine.platforms import open_queue
+    from mqtool.state import StoreError
     from mqtool.workload import plural
 
     if count is not None and all_messages:
@@ -332,22 +407,71 @@ def get(
             out_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             fail(f"cannot create {out_dir}: {exc.strerror or exc}")
-    session = _engine_session(app)
+    session = _engine_session(app, system_name)
     system = session.current_system()
     handle = open_queue(session.store, session.clock, system.name, queue, system.platform)
-    try:
-        result = get_stream(handle, _writer(out_dir), wanted, selector, browse, wait, _ticker(session))
-    except BrokenPipeError:
-        raise  # the reader went away (`| head`): quietly, as every command does
-    except OSError as exc:
-        fail(f"cannot write the message: {exc.strerror or exc}; it stays on the queue")
     verb = "Browsed" if browse else "Got"
     action = "Browse of" if browse else "Get from"
-    # After a refusal the summary is shown only when some messages came before it.
+    got = [0]  # messages handed on (and, for a get, committed)
+    shown = [0]  # messages browsed so far
+
+    def notice(message: Message) -> None:
+        fields = {"number": shown[0], "queue": queue, "msgid": format_id(message.msgid)}
+        click.echo(_line("MQT0151I", length=plural(message.length, "byte"), **fields), err=True)
+
+    sink: FolderSink | StreamSink
+    if out_dir is not None:
+        sink = FolderSink(out_dir, session.store.path)
+        where = str(out_dir)
+    else:
+        sink = StreamSink(sys.stdout.buffer, _stdout().isatty(), raw, notice if browse else None)
+        where = "standard output"
+
+    def committed(batch: list[Message]) -> None:
+        got[0] += len(batch)
+        if isinstance(sink, FolderSink):
+            sink.committed(batch)
+
+    def summary() -> None:
+        # After a failure the summary is shown only when some messages came before it.
+        if not quiet and got[0]:
+            click.echo(_line("MQT0111I", verb=verb, messages=plural(got[0], "message"), queue=queue), err=True)
+
+    def deliver(message: Message) -> None:
+        shown[0] += 1
+        sink.deliver(message)
+
+    try:
+        result = get_stream(
+            handle,
+            deliver,
+            wanted,
+            selector,
+            browse,
+            wait,
+            _ticker(session),
+            syncpoint=not no_syncpoint,
+            flush=sink.flush,
+            committed=committed,
+        )
+    except BrokenPipeError:
+        raise  # the reader went away (`| head`): quietly, as every command does
+    except BinaryOnTerminal as exc:
+        summary()
+        message = exc.message
+        fields = {"number": got[0] + 1, "queue": queue, "msgid": format_id(message.msgid)}
+        click.echo(_line("MQT0150E", length=plural(message.length, "byte"), **fields), err=True)
+        sys.exit(EXIT_REFUSED)
+    except (KeyboardInterrupt, StoreError):
+        summary()
+        raise
+    except OSError as exc:
+        summary()
+        fail(f"cannot write a message to {where}: {exc.strerror or exc}; it stays on the queue")
     if not quiet and (result.count or result.error is None):
         click.echo(_line("MQT0111I", verb=verb, messages=plural(result.count, "message"), queue=queue), err=True)
     if result.error is not None:
-        click.echo(_line("MQT0120E", action=action, queue=queue, reason=str(result.error)), err=True)
+        _refused(action, queue, system, result.error)
         sys.exit(EXIT_REFUSED)
     if wanted is not None and result.count < wanted:
         click.echo(_line("MQT0120E", action=action, queue=queue, reason=describe(NO_MSG_AVAILABLE)), err=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mqtool import tables
 from mqtool.clock import ClockError, parse_duration
@@ -25,6 +25,10 @@ class DirectiveSpec(NamedTuple):
     usage: str
     help: str
     options: tuple[str, ...] = ()
+    # "module:function" that reads the directive's arguments, raising ValueError with the
+    # reason when they are wrong; the handler calls the same function, so a check
+    # (`mqtool run -v`) refuses exactly what the run refuses. "": no arguments to read.
+    arguments: str = ""
 
 
 DIRECTIVES: dict[str, DirectiveSpec] = {
@@ -35,6 +39,7 @@ DIRECTIVES: dict[str, DirectiveSpec] = {
         "mqtool.directives:do_advance",
         ".advance DURATION",
         "move the clock forward (5s, 2m, 1h) and run every timer that falls due",
+        arguments="mqtool.directives:parse_advance",
     ),
     "put": DirectiveSpec(
         "mqtool.workload:do_put",
@@ -55,17 +60,20 @@ DIRECTIVES: dict[str, DirectiveSpec] = {
             "every",
             "syncpoint",
         ),
+        arguments="mqtool.workload:parse_put",
     ),
     "get": DirectiveSpec(
         "mqtool.workload:do_get",
         ".get QUEUE [count=N|all] [browse=yes]",
-        "get (or browse) messages (also msgid= correlid=); prints a one-line summary per message",
-        ("count", "browse", "msgid", "correlid"),
+        "get (or browse) messages (also msgid= correlid= syncpoint=no); prints a one-line summary per message",
+        ("count", "browse", "msgid", "correlid", "syncpoint"),
+        arguments="mqtool.workload:parse_get",
     ),
     "console": DirectiveSpec(
         "mqtool.workload:do_console",
         ".console [all]",
         "print the unsolicited console messages raised since the last .console (all: every one)",
+        arguments="mqtool.workload:parse_console",
     ),
     "http": DirectiveSpec(
         "mqtool.commands.ztpf_http.directive:do_http",
@@ -113,13 +121,25 @@ def run(session: Session, line: str, current: SystemRecord | None, check_only: b
         allowed = ", ".join(spec.options) or "none"
         response.add("MQT0003E", name=directive.name, reason=f"unknown option {unknown[0]} (options: {allowed})")
         return response
-    # A syntax check (`run -v`) still follows .system, which changes only the session, so
-    # that the commands after it are checked against the system they would run on.
+    # A syntax check (`run -v`) reads the arguments as the run does, and still follows
+    # .system, which changes only the session, so that the commands after it are checked
+    # against the system they would run on.
     if check_only and directive.name != "system":
+        if spec.arguments:
+            try:
+                _load(spec.arguments)(directive)
+            except ValueError as error:
+                return usage_error(directive, str(error))
         return None
-    module_name, function_name = spec.target.split(":")
-    handler: Handler = getattr(importlib.import_module(module_name), function_name)
+    handler: Handler = _load(spec.target)
     return handler(session, directive, current)
+
+
+def _load(target: str) -> Callable[..., Any]:
+    """The function named by "module:function", its module imported on first use."""
+    module_name, function_name = target.split(":")
+    function: Callable[..., Any] = getattr(importlib.import_module(module_name), function_name)
+    return function
 
 
 def usage_error(directive: Directive, reason: str) -> Response:
@@ -151,11 +171,27 @@ def do_echo(session: Session, directive: Directive, current: SystemRecord | None
     return response
 
 
-def do_advance(session: Session, directive: Directive, current: SystemRecord | None) -> Response:
+ADVANCE_UNITS = "a number with a unit, ms, s, m, h or d, in one word (5s, 2m, 1h, 250ms; a bare number is seconds)"
+
+
+def parse_advance(directive: Directive) -> float:
+    """The seconds of `.advance DURATION` (ClockError saying the units when it is not
+    one); for the run and for its check."""
     if len(directive.args) != 1:
-        return usage_error(directive, "usage: " + DIRECTIVES["advance"].usage)
+        typed = " ".join(directive.args)
+        raise ClockError(f"usage: .advance DURATION, {ADVANCE_UNITS}" + (f" (not {typed!r})" if typed else ""))
+    text = directive.args[0]
     try:
-        seconds = parse_duration(directive.args[0])
+        return parse_duration(text)
+    except ClockError as error:
+        if "too long" in str(error):
+            raise
+        raise ClockError(f"not a duration: {text!r}; give {ADVANCE_UNITS}") from None
+
+
+def do_advance(session: Session, directive: Directive, current: SystemRecord | None) -> Response:
+    try:
+        seconds = parse_advance(directive)
         session.clock.advance(seconds)
     except ClockError as error:
         return usage_error(directive, str(error))

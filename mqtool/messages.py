@@ -132,6 +132,26 @@ CATALOGUE: dict[str, Entry] = {
         "The queue manager refused a put or get; the MQ reason code says why. Nothing was changed by it.",
     ),
     "MQT0121E": Entry("{source}: {reason}", "A payload for a put could not be read (file, option or input)."),
+    "MQT0150E": Entry(
+        "Message {number} of {queue}: MSGID {msgid}, {length} of binary data, not written to the terminal; "
+        "it stays on the queue (redirect standard output, or use --out DIR or --raw)",
+        "mqtool get would have written a binary payload to a terminal: the get stops and the message stays.",
+    ),
+    "MQT0151I": Entry(
+        "Message {number} of {queue}: MSGID {msgid}, {length} of binary data, not shown on the terminal "
+        "(redirect standard output, or use --out DIR or --raw)",
+        "mqtool get --browse met a binary payload while writing to a terminal: it is not shown.",
+    ),
+    "MQT0152W": Entry(
+        "Put {messages} to {queue}{route}: {length}, stored {stored}; {compressed} compressed, "
+        "{persistent} persistent; {ending}",
+        "A put was interrupted (Ctrl-C) or stopped by a failure of the store: the messages counted were "
+        "committed, the rest were not put.",
+    ),
+    "MQT0153I": Entry(
+        "Queue {queue} is not defined on {system}; define it first: {command}",
+        "Follows MQRC 2085 (MQRC_UNKNOWN_OBJECT_NAME) of a put or get: the command that defines the queue.",
+    ),
     "MQT0130I": Entry(
         "Console messages since the last .console: {count}",
         "The .console directive's header; the console lines follow, each after its system's name.",

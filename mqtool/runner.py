@@ -62,6 +62,7 @@ def run_lines(
     complete command as typed (the arguments of `mqtool cmd`). `observe` sees each
     command with its outcome (the JSON renderer uses it)."""
     summary = Summary()
+    session.emit = emit  # `.get` prints each message's line before its get commits
     sources = (
         (
             SourceCommand(line.strip()[:MAX_COMMAND], number, [line[:MAX_COMMAND]], len(line.strip()) > MAX_COMMAND)

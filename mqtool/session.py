@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from types import ModuleType
@@ -68,6 +69,10 @@ class Session:
         self.current = system
         self.last_zos: str | None = None  # the z/OS system this session used last (SPEC section 3)
         self.state: dict[str, Any] = {}  # per-session engine state (open handles, warnings given)
+        # Where a directive may print lines of its response before its transaction commits
+        # (`.get` under syncpoint, the summary of an interrupted `.put`); the caller that
+        # prints the responses sets it. None: responses are returned whole.
+        self.emit: Callable[[str], None] | None = None
         # What the last command read, kept while Store.generation() says nothing changed.
         self._systems: list[SystemRecord] = []
         self._systems_generation: tuple[int, int] | None = None

@@ -222,6 +222,7 @@ class OperatorShell:
         realtime: RealTime | None = None,
     ) -> None:
         self.session = session
+        session.emit = lambda line: self.write([line])  # `.get` prints each line before its get commits
         self.state_dir = Path(state_dir)
         self.realtime = realtime
         # On a real terminal the prompt owns the screen: stdout is patched so that

@@ -3,6 +3,7 @@ sources (`--file`, `--data`, generated) that `mqtool put` shares with them."""
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -12,12 +13,23 @@ from typing import TYPE_CHECKING, Any
 from mqtool.clock import ClockError, parse_duration
 from mqtool.engine import payload as payload_module
 from mqtool.engine.core.handle import QueueHandle
-from mqtool.engine.core.message import Message, PutOptions, PutResult, Selector, format_id, parse_id
-from mqtool.engine.core.reasons import NO_MSG_AVAILABLE, describe
+from mqtool.engine.core.message import (
+    Message,
+    PutOptions,
+    PutResult,
+    Selector,
+    check_length,
+    format_id,
+    parse_id,
+)
+from mqtool.engine.core.reasons import NO_MSG_AVAILABLE, UNKNOWN_OBJECT_NAME, MQError, describe
+from mqtool.engine.core.resolve import resolve
 from mqtool.engine.core.streams import get_stream, put_stream
-from mqtool.engine.platforms import PLATFORMS, open_queue
+from mqtool.engine.platforms import PLATFORMS, model, open_queue
 from mqtool.messages import ECHO
 from mqtool.response import FAILED, SYNTAX, Response
+from mqtool.sizes import SizeError, parse_size
+from mqtool.state import StoreError
 
 if TYPE_CHECKING:
     from mqtool.parse.command import Directive
@@ -26,6 +38,9 @@ if TYPE_CHECKING:
 
 DEFAULT_SIZE = 1024  # generated payloads when no size is given
 PREVIEW = 40  # characters of a text payload shown by .get
+# How MQT0152W ends: why a put stopped before its last message.
+INTERRUPTED = "interrupted"
+STORE_FAILED = "stopped: the state file failed (see the error that follows)"
 _BLANKS = {ord("\n"): " ", ord("\r"): " ", ord("\t"): " "}
 
 
@@ -67,6 +82,22 @@ class PayloadSpec:
         if self.generated:
             return count
         return count * (len(self.files) + len(self.data))
+
+    def largest(self) -> int | None:
+        """The length of the longest payload, known without making or reading any
+        (None when there are none), so that MAXMSGL can be checked first."""
+        if self.total() == 0:
+            return None
+        if self.generated:
+            return DEFAULT_SIZE if self.size is None else self.size
+        lengths = [len(text.encode("utf-8")) for text in self.data]
+        for name in self.files:
+            try:
+                with open(name, "rb") as handle:  # readable, not read
+                    lengths.append(os.fstat(handle.fileno()).st_size)
+            except OSError as exc:
+                raise WorkloadError(f"cannot read {name}: {exc.strerror or exc}") from exc
+        return max(lengths)
 
     def payloads(self) -> Iterator[bytes]:
         """The payloads, lazily (a file is read when its turn comes)."""
@@ -161,14 +192,24 @@ def _integer(directive: Directive, key: str, low: int, high: int | None = None) 
     raw = directive.options.get(key)
     if raw is None:
         return None
-    try:
-        value = int(raw)
-    except ValueError:
-        raise WorkloadError(f"{key}={raw} is not a number") from None
+    text = raw.strip()
+    if not (text.isascii() and text.isdigit()):
+        raise WorkloadError(f"{key}={raw} is not a number (digits 0-9)")
+    value = int(text)
     if value < low or (high is not None and value > high):
         span = f"{low}-{high}" if high is not None else f"{low} or more"
         raise WorkloadError(f"{key}={raw} is out of range ({span})")
     return value
+
+
+def _size(directive: Directive, key: str) -> int | None:
+    raw = directive.options.get(key)
+    if raw is None:
+        return None
+    try:
+        return parse_size(raw)
+    except SizeError as exc:
+        raise WorkloadError(f"{key}={raw}: {exc}") from None
 
 
 def _yes_no(directive: Directive, key: str) -> bool | None:
@@ -192,13 +233,79 @@ def _ids(directive: Directive) -> tuple[bytes | None, bytes | None]:
     return msgid, correlid
 
 
+def _duration(directive: Directive, key: str) -> float | None:
+    raw = directive.options.get(key)
+    if raw is None:
+        return None
+    try:
+        return parse_expiry(raw) if key == "expiry" else parse_duration(raw)
+    except ClockError as exc:
+        raise WorkloadError(f"{key}={raw}: {exc}") from None
+
+
 def parse_expiry(text: str) -> float:
     """An expiry as MQ counts it, tenths of a second (`300` is 30 s), or a duration
     with a unit (`30s`, `5m`); the same rule for `mqtool put --expiry` and `.put expiry=`."""
     value = text.strip()
-    if value.isdigit():
+    if value.isascii() and value.isdigit():
         return int(value) / 10
     return parse_duration(value)
+
+
+@dataclass
+class PutRequest:
+    """The arguments of a `.put`, as read by `parse_put`."""
+
+    queue: str
+    spec: PayloadSpec
+    options: PutOptions
+    every: float
+    syncpoint: bool  # all the messages in one unit of work
+
+
+def parse_put(directive: Directive) -> PutRequest:
+    """Reads the arguments of `.put` (WorkloadError saying what is wrong): the one reader
+    for the run and for its check (`mqtool run -v`)."""
+    if len(directive.args) != 1:
+        raise WorkloadError("usage: .put QUEUE [count=N] [size=N] [pattern=xml] ... (.help .put)")
+    spec = PayloadSpec(
+        files=(directive.options["file"],) if "file" in directive.options else (),
+        data=(directive.options["data"],) if "data" in directive.options else (),
+        pattern=directive.options["pattern"].lower() if "pattern" in directive.options else None,
+        size=_size(directive, "size"),
+        count=_integer(directive, "count", 0),
+        seed=_integer(directive, "seed", 0) or 0,
+    )
+    spec.check()
+    msgid, correlid = _ids(directive)
+    options = PutOptions(
+        persistent=_yes_no(directive, "persistent"),
+        priority=_integer(directive, "priority", 0, 9),
+        msgid=msgid,
+        correlid=correlid or bytes(24),
+        expiry=_duration(directive, "expiry"),
+    )
+    return PutRequest(
+        directive.args[0].upper(),
+        spec,
+        options,
+        _duration(directive, "every") or 0.0,
+        bool(_yes_no(directive, "syncpoint")),
+    )
+
+
+def define_command(system: SystemRecord, queue: str) -> str:
+    """The command that defines a local queue on the system's platform."""
+    if system.platform == "zos":
+        return f"{system.attrs.get('cpf', '-' + system.name)} DEFINE QLOCAL({queue})"
+    return f"ZMQSC DEFINE QL-{queue}"
+
+
+def _refusal(response: Response, action: str, queue: str, system: SystemRecord, error: MQError, note: str = "") -> None:
+    """MQT0120E, and after MQRC 2085 the command that defines the queue (MQT0153I)."""
+    response.add("MQT0120E", action=action, queue=queue, reason=f"{error}{note}")
+    if error.reason == UNKNOWN_OBJECT_NAME:
+        response.add("MQT0153I", queue=queue, system=system.name, command=define_command(system, queue))
 
 
 def do_put(session: Session, directive: Directive, current: SystemRecord | None) -> Response:
@@ -208,33 +315,22 @@ def do_put(session: Session, directive: Directive, current: SystemRecord | None)
     system = _engine_system(session, directive, current)
     if isinstance(system, Response):
         return system
-    if len(directive.args) != 1:
-        return _usage(directive, "usage: .put QUEUE [count=N] [size=N] [pattern=xml] ... (.help .put)")
-    queue = directive.args[0].upper()
     try:
-        spec = PayloadSpec(
-            files=(directive.options["file"],) if "file" in directive.options else (),
-            data=(directive.options["data"],) if "data" in directive.options else (),
-            pattern=directive.options["pattern"].lower() if "pattern" in directive.options else None,
-            size=_integer(directive, "size", 0),
-            count=_integer(directive, "count", 0),
-            seed=_integer(directive, "seed", 0) or 0,
-        )
-        spec.check()
-        msgid, correlid = _ids(directive)
-        every = parse_duration(directive.options["every"]) if "every" in directive.options else 0.0
-        expiry = parse_expiry(directive.options["expiry"]) if "expiry" in directive.options else None
-        options = PutOptions(
-            persistent=_yes_no(directive, "persistent"),
-            priority=_integer(directive, "priority", 0, 9),
-            msgid=msgid,
-            correlid=correlid or bytes(24),
-            expiry=expiry,
-        )
-        if spec.files:
-            read_file(spec.files[0])  # an unreadable file is a usage error before anything is put
-    except (WorkloadError, ClockError) as error:
+        request = parse_put(directive)
+        spec, queue, every = request.spec, request.queue, request.every
+        largest = spec.largest()  # an unreadable file is a usage error before anything is put
+    except WorkloadError as error:
         return _usage(directive, str(error))
+    # MAXMSGL is checked before a payload is made or read.
+    try:
+        with session.store.transaction(write=False) as tx:
+            resolved = resolve(tx, system.name, queue, model(system.platform))
+        if largest is not None and not resolved.put_error:
+            check_length(resolved, largest)
+    except MQError as error:
+        response = Response(status=FAILED)
+        _refusal(response, "Put to", queue, system, error)
+        return response
     handle = open_queue(session.store, session.clock, system.name, queue, system.platform)
     tally = PutTally()
     clock = session.clock
@@ -261,17 +357,29 @@ def do_put(session: Session, directive: Directive, current: SystemRecord | None)
                 time.sleep(max(0.0, wall_start + counter[0] * every - time.monotonic()))
             session.tick()
 
-    items = ((data, options) for data in spec.payloads())
-    syncpoint = bool(_yes_no(directive, "syncpoint"))
-    result = put_stream(handle, items, tally.add, between=between, pace=pace, unit_of_work=syncpoint)
+    items = ((data, request.options) for data in spec.payloads())
+    try:
+        result = put_stream(handle, items, tally.add, between=between, pace=pace, unit_of_work=request.syncpoint)
+    except (KeyboardInterrupt, StoreError) as stop:
+        # What was committed is told before the interruption goes on up (Ctrl-C ends a
+        # run; the shell goes back to its prompt).
+        if session.emit is not None:
+            fields = tally.fields(queue, route(handle))
+            fields["messages"] = f"{tally.count} of {plural(spec.total(), 'message')}"
+            stopped = Response(status=FAILED)
+            ending = INTERRUPTED if isinstance(stop, KeyboardInterrupt) else STORE_FAILED
+            stopped.add("MQT0152W", ending=ending, **fields)
+            for line in session._finish(stopped, None).lines:
+                session.emit(line)
+        raise
     response = Response(status=FAILED if result.error else "ok")
     if tally.count or result.error is None:
         response.add("MQT0101I", **tally.fields(queue, route(handle)))
     if every > 0 and tally.count:
         _sweep_summary(session, system.name, start, clock.timestamp(), tally.count, response)
     if result.error is not None:
-        backed = " (unit of work backed out)" if syncpoint else ""
-        response.add("MQT0120E", action="Put to", queue=queue, reason=f"{result.error}{backed}")
+        backed = " (unit of work backed out)" if request.syncpoint else ""
+        _refusal(response, "Put to", queue, system, result.error, backed)
     return response
 
 
@@ -325,50 +433,91 @@ def get_line(verb: str, queue: str, number: int, message: Message) -> dict[str, 
     }
 
 
+@dataclass
+class GetRequest:
+    """The arguments of a `.get`, as read by `parse_get`."""
+
+    queue: str
+    count: int | None  # None: all
+    browse: bool
+    selector: Selector
+    syncpoint: bool
+
+
+def parse_get(directive: Directive) -> GetRequest:
+    """Reads the arguments of `.get` (WorkloadError saying what is wrong), for the run
+    and for its check."""
+    if len(directive.args) != 1:
+        raise WorkloadError("usage: .get QUEUE [count=N|all] [browse=yes] [syncpoint=no]")
+    raw_count = directive.options.get("count", "1").strip().lower()
+    count = None if raw_count == "all" else _integer(directive, "count", 1) or 1
+    msgid, correlid = _ids(directive)
+    syncpoint = _yes_no(directive, "syncpoint")
+    return GetRequest(
+        directive.args[0].upper(),
+        count,
+        bool(_yes_no(directive, "browse")),
+        Selector(msgid, correlid),
+        True if syncpoint is None else syncpoint,
+    )
+
+
 def do_get(session: Session, directive: Directive, current: SystemRecord | None) -> Response:
-    """`.get QUEUE [count=N|all] [browse=yes] [msgid=ID] [correlid=ID]`"""
+    """`.get QUEUE [count=N|all] [browse=yes] [msgid=ID] [correlid=ID] [syncpoint=no]`.
+    Under syncpoint each message's MQT0110I line is printed (through `session.emit`)
+    before its get commits, so a kill loses no message: at least once."""
     system = _engine_system(session, directive, current)
     if isinstance(system, Response):
         return system
-    if len(directive.args) != 1:
-        return _usage(directive, "usage: .get QUEUE [count=N|all] [browse=yes]")
-    queue = directive.args[0].upper()
     try:
-        raw_count = directive.options.get("count", "1").strip().lower()
-        count = None if raw_count == "all" else _integer(directive, "count", 1) or 1
-        browse = bool(_yes_no(directive, "browse"))
-        msgid, correlid = _ids(directive)
+        request = parse_get(directive)
     except WorkloadError as error:
         return _usage(directive, str(error))
+    queue, count, browse = request.queue, request.count, request.browse
     verb = "Browsed" if browse else "Got"
     handle = open_queue(session.store, session.clock, system.name, queue, system.platform)
     response = Response()
-    lines: list[dict[str, Any]] = []
+    emit = session.emit
+    number = [0]
 
     def deliver(message: Message) -> None:
-        lines.append(get_line(verb, queue, len(lines) + 1, message))
+        number[0] += 1
+        fields = get_line(verb, queue, number[0], message)
+        if emit is None:
+            response.add("MQT0110I", **fields)
+            return
+        line = Response()
+        line.add("MQT0110I", **fields)
+        for text in session._finish(line, None).lines:
+            emit(text)
 
-    result = get_stream(handle, deliver, count, Selector(msgid, correlid), browse)
-    for fields in lines:
-        response.add("MQT0110I", **fields)
+    result = get_stream(handle, deliver, count, request.selector, browse, syncpoint=request.syncpoint)
+    action = "Browse of" if browse else "Get from"
     if result.error is not None:
         response.status = FAILED
-        response.add("MQT0120E", action="Browse of" if browse else "Get from", queue=queue, reason=str(result.error))
+        _refusal(response, action, queue, system, result.error)
     elif count is None:
         response.add("MQT0112I", queue=queue, reason=describe(NO_MSG_AVAILABLE))
     elif result.count < count:
         response.status = FAILED
-        response.add(
-            "MQT0120E", action="Browse of" if browse else "Get from", queue=queue, reason=describe(NO_MSG_AVAILABLE)
-        )
+        response.add("MQT0120E", action=action, queue=queue, reason=describe(NO_MSG_AVAILABLE))
     return response
+
+
+def parse_console(directive: Directive) -> bool:
+    """Reads the arguments of `.console`: True for `all`."""
+    if directive.args and [arg.lower() for arg in directive.args] != ["all"]:
+        raise WorkloadError("usage: .console [all]")
+    return bool(directive.args)
 
 
 def do_console(session: Session, directive: Directive, current: SystemRecord | None) -> Response:
     """`.console [all]`: the console messages raised since the last `.console` (or all)."""
-    if directive.args and [arg.lower() for arg in directive.args] != ["all"]:
-        return _usage(directive, "usage: .console [all]")
-    after = 0 if directive.args else int(session.state.get("console_after", 0))
+    try:
+        every = parse_console(directive)
+    except WorkloadError as error:
+        return _usage(directive, str(error))
+    after = 0 if every else int(session.state.get("console_after", 0))
     with session.store.transaction(write=False) as tx:
         rows = tx.console_since(None, after)
     response = Response()

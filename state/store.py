@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import sqlite3
 import time
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib import resources
@@ -22,11 +25,51 @@ WAL_RETRY_MS = 20
 # checkpoints little at a time; and a new store stops growing its log file (which makes
 # each fsync also write file metadata) after a hundred commits instead of a thousand.
 WAL_AUTOCHECKPOINT = 128
+DISK_FULL_BELOW = 64 * 1024  # free bytes under which an I/O error is put down to a full disk
 WATCHED = ("systems", "timers")  # tables whose changes Store.generation() reports
 
 
 class StoreError(Exception):
     """The store cannot be opened or used: damaged, foreign, newer, or unwritable."""
+
+
+# SQLite result codes (extended codes carry a suffix: SQLITE_IOERR_FSYNC ...) that say the
+# state file or its disk failed, not mqtool: reported as such, naming the file.
+_DAMAGED = ("SQLITE_CORRUPT", "SQLITE_NOTADB")
+_DISK = ("SQLITE_FULL", "SQLITE_IOERR", "SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM")
+
+
+def describe_error(path: Path, exc: BaseException) -> str | None:
+    """The one-line description of a failure of the state file or its disk (full, I/O
+    error, damaged, read-only); None for any other error."""
+    if not isinstance(exc, sqlite3.DatabaseError):
+        return None
+    name = str(getattr(exc, "sqlite_errorname", ""))
+    if name.startswith("SQLITE_FULL"):
+        return f"the state file {path} cannot grow: the disk is full ({exc})"
+    if name.startswith("SQLITE_IOERR"):
+        # A full disk often shows as an I/O error (the -shm or -wal file cannot grow).
+        if _disk_full(path.parent):
+            return f"the state file {path} cannot grow: the disk is full ({exc}, {name})"
+        return f"the state file {path} cannot be read or written: {exc} ({name})"
+    if name.startswith(_DAMAGED):
+        return f"the state file {path} is damaged ({exc}); move it away or use another --state directory"
+    if name.startswith(_DISK):
+        return f"the state file {path} cannot be used ({exc})"
+    return None
+
+
+def _disk_full(folder: Path) -> bool:
+    try:
+        return shutil.disk_usage(folder).free < DISK_FULL_BELOW
+    except OSError:
+        return False
+
+
+def payload_checksum(payload: object) -> int | None:
+    """The checksum stored with a message (`messages.checksum`): CRC-32 of the payload
+    as stored (compressed or not); None for a value that is not bytes."""
+    return zlib.crc32(payload) if isinstance(payload, bytes) else None
 
 
 def _migrations() -> list[tuple[int, str]]:
@@ -57,22 +100,33 @@ class Store:
 
     @classmethod
     def open(cls, state_dir: Path) -> Store:
-        """Opens (creating when missing) the store of `state_dir` and migrates it forward."""
+        """Opens (creating when missing) the store of `state_dir` and migrates it forward.
+        An empty state file is damaged (mqtool never leaves one: see `_create`)."""
         path = Path(state_dir) / DB_NAME
         try:
             Path(state_dir).mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreError(f"cannot create the state directory {state_dir}: {exc.strerror}") from exc
-        existed = path.exists() and path.stat().st_size > 0
+        created = False
+        if not path.exists():
+            created = _create(path)
+        elif path.is_file() and path.stat().st_size == 0:
+            raise StoreError(
+                f"the state file {path} is empty: it is damaged (not an mqtool store); move it away, use "
+                "another --state directory, or replace it with a new default complex (mqtool init --force)"
+            )
         try:
             conn = sqlite3.connect(str(path), isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open the state file {path}: {exc}") from exc
-        store = cls(path, conn, created=not existed)
+        store = cls(path, conn, created=created)
         try:
             store._prepare()
         except sqlite3.DatabaseError as exc:
             conn.close()
+            problem = describe_error(path, exc)
+            if problem is not None and not problem.startswith(f"the state file {path} is damaged"):
+                raise StoreError(problem) from exc
             raise StoreError(
                 f"the state file {path} is damaged or is not an mqtool store ({exc}); "
                 "move it away or use another --state directory"
@@ -82,17 +136,21 @@ class Store:
             raise
         return store
 
-    def _prepare(self) -> None:
+    def _prepare(self, synchronous: str = "FULL") -> None:
         conn = self.conn
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        # Migration 0004 checksums the payloads already stored.
+        conn.create_function("mqtool_checksum", 1, payload_checksum, deterministic=True)
         # One read transaction, so that a process creating the store at this moment is
         # seen either before its first migration (empty) or after it (marked), never between.
         conn.execute("BEGIN")
         try:
             app_id = conn.execute("PRAGMA application_id").fetchone()[0]
             tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-        finally:
-            conn.execute("COMMIT")
+        except BaseException:
+            self.rollback()  # not COMMIT: SQLite may have ended the transaction, and its error is the one to tell
+            raise
+        conn.execute("COMMIT")
         if app_id != APPLICATION_ID and (app_id != 0 or tables):
             raise StoreError(
                 f"the state file {self.path} belongs to another program (application id {app_id:#x}); "
@@ -101,7 +159,7 @@ class Store:
         mode = self._wal()
         if str(mode).lower() != "wal":
             raise StoreError(f"the state file {self.path} cannot use WAL mode (got {mode})")
-        conn.execute("PRAGMA synchronous = FULL")
+        conn.execute(f"PRAGMA synchronous = {synchronous}")
         conn.execute(f"PRAGMA wal_autocheckpoint = {WAL_AUTOCHECKPOINT}")
         conn.execute("PRAGMA foreign_keys = ON")
         self._migrate()
@@ -146,7 +204,7 @@ class Store:
                 conn.execute(f"PRAGMA user_version = {number}")
                 conn.execute("COMMIT")
             except BaseException:
-                conn.execute("ROLLBACK")
+                self.rollback()
                 raise
 
     def _watch(self) -> None:
@@ -174,29 +232,115 @@ class Store:
     def close(self) -> None:
         self.conn.close()
 
+    def rollback(self) -> None:
+        """Ends the transaction in progress, if SQLite has not already ended it (it rolls
+        back by itself on a full disk or an I/O error); never hides the error that caused
+        the rollback behind one of its own."""
+        if self.conn.in_transaction:
+            try:
+                self.conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass  # the transaction is gone either way; the first error is the one to tell
+
+    def error(self, exc: sqlite3.DatabaseError) -> StoreError | None:
+        """A failure of the state file or its disk as a StoreError naming the file."""
+        problem = describe_error(self.path, exc)
+        return None if problem is None else StoreError(problem)
+
     @contextmanager
     def transaction(self, write: bool = True) -> Iterator[Transaction]:
         """One unit of truth. Commits when the block ends normally and `tx.failed` is
         not set; rolls back otherwise. Writers take the write lock at once
-        (BEGIN IMMEDIATE) so that two processes never both read-then-write."""
+        (BEGIN IMMEDIATE) so that two processes never both read-then-write. A full disk,
+        an I/O error or damage met inside is raised as StoreError naming the file."""
         tx = Transaction(self)
         try:
             self.conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
         except sqlite3.DatabaseError as exc:
-            raise StoreError(f"cannot lock the state file {self.path}: {exc}") from exc
+            raise self.error(exc) or StoreError(f"cannot lock the state file {self.path}: {exc}") from exc
         try:
             yield tx
+        except sqlite3.DatabaseError as exc:
+            self.rollback()
+            problem = self.error(exc)
+            if problem is not None:
+                raise problem from exc
+            raise
         except BaseException:
-            self.conn.execute("ROLLBACK")
+            self.rollback()
             raise
         if tx.failed or not write:
-            self.conn.execute("ROLLBACK")
+            self.rollback()
         else:
             try:
                 self.conn.execute("COMMIT")
             except sqlite3.DatabaseError as exc:
-                self.conn.execute("ROLLBACK")
-                raise StoreError(f"cannot commit to the state file {self.path}: {exc}") from exc
+                self.rollback()
+                raise self.error(exc) or StoreError(f"cannot commit to the state file {self.path}: {exc}") from exc
+
+
+def _create(path: Path) -> bool:
+    """Creates the store file whole: built and migrated under a temporary name in the same
+    folder, then linked into place, so that no process ever sees an empty or half-made
+    `mqtool.db` (an empty one is damage). False when another process created it first."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.new")
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        Path(f"{temporary}{suffix}").unlink(missing_ok=True)
+    try:
+        conn = sqlite3.connect(str(temporary), isolation_level=None)
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot create the state file {path}: {exc}") from exc
+    try:
+        # Nobody sees the file before it is linked: it is written without a sync per
+        # migration, and synced once, whole, before the link.
+        Store(temporary, conn, created=True)._prepare(synchronous="OFF")
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        conn.close()
+        descriptor = os.open(temporary, os.O_RDWR)
+        try:
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)
+    except (sqlite3.Error, StoreError, OSError) as exc:
+        conn.close()
+        _remove(temporary)
+        raise StoreError(describe_error(path, exc) or f"cannot create the state file {path}: {exc}") from exc
+    try:
+        os.link(temporary, path)  # fails when the name exists: the first creator wins
+        created = True
+    except FileExistsError:
+        created = False
+    except OSError:
+        # A file system without hard links: rename, unless another process came first.
+        created = not path.exists()
+        if created:
+            os.replace(temporary, path)
+    _remove(temporary)
+    if created:
+        try:
+            sync_folder(path.parent)
+        except OSError:
+            pass  # the store is whole either way; at worst a power loss takes the new name back
+    return created
+
+
+def sync_folder(folder: Path) -> None:
+    """Makes the names created in `folder` durable (fsync of the folder, POSIX; Windows
+    cannot open a folder, and its renames and links are durable without). OSError when
+    the sync fails."""
+    try:
+        descriptor = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+
+
+def _remove(temporary: Path) -> None:
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        Path(f"{temporary}{suffix}").unlink(missing_ok=True)
 
 
 def _split_sql(script: str) -> list[str]:

@@ -78,7 +78,11 @@ def test_a_too_long_command_is_refused_and_the_run_goes_on(mq: Any, tmp_path: Pa
             "CSQ9030E -CSQ1 CSQ9SCND 'MAXDEPTH' value '٣' is invalid, allowed: 0-999999999",
         ),
         ("-CSQ1 DISPLAY USAGE PSID(٣)", "CSQ9030E -CSQ1 CSQ9SCND 'PSID' value '٣' is invalid, allowed: * or 0-99"),
-        (".advance ٣s", "MQT0003E Directive .advance: not a duration: '٣s' (examples: 5s, 2m, 1h)"),
+        (
+            ".advance ٣s",
+            "MQT0003E Directive .advance: not a duration: '٣s'; give a number with a unit, ms, s, m, h or d, "
+            "in one word (5s, 2m, 1h, 250ms; a bare number is seconds)",
+        ),
     ],
 )
 def test_numbers_in_commands_are_ascii_digits_only(mq: Any, command: str, expected: str) -> None:

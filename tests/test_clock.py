@@ -279,8 +279,10 @@ def test_advance_errors_change_nothing(mq: Any) -> None:
     assert result.exit_code == 10, result.output
     lines = result.output.splitlines()
     assert lines[:3] == [
-        "MQT0003E Directive .advance: not a duration: '-5s' (examples: 5s, 2m, 1h)",
+        "MQT0003E Directive .advance: not a duration: '-5s'; give a number with a unit, ms, s, m, h or d, "
+        "in one word (5s, 2m, 1h, 250ms; a bare number is seconds)",
         "MQT0003E Directive .advance: cannot move the clock 8.64e+12s: it would pass the year 9998",
-        "MQT0003E Directive .advance: usage: .advance DURATION",
+        "MQT0003E Directive .advance: usage: .advance DURATION, a number with a unit, ms, s, m, h or d, "
+        "in one word (5s, 2m, 1h, 250ms; a bare number is seconds)",
     ]
     assert lines[3].startswith("CSMP0097I 10.41.22 ")

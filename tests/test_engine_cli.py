@@ -104,7 +104,10 @@ def test_bad_options_are_one_line_tool_errors(mq: MQ, tmp_path: Path) -> None:
 def test_put_and_get_drive_a_zos_queue_manager_too(mq: MQ) -> None:
     result = mq("--system", "CSQ1", "put", "Q1", "--data", "x")
     assert result.exit_code == 1
-    assert result.stderr == "MQT0120E Put to Q1 failed: MQRC 2085 (MQRC_UNKNOWN_OBJECT_NAME): no queue named Q1\n"
+    assert result.stderr == (
+        "MQT0120E Put to Q1 failed: MQRC 2085 (MQRC_UNKNOWN_OBJECT_NAME): no queue named Q1\n"
+        "MQT0153I Queue Q1 is not defined on CSQ1; define it first: mqtool cmd '-CSQ1 DEFINE QLOCAL(Q1)'\n"
+    )
     mq("cmd", "-CSQ1 DEFINE QLOCAL(Q1)")
     assert mq("--system", "CSQ1", "put", "Q1", "--data", "x", "-q").exit_code == 0
     assert mq("--system", "CSQ1", "get", "Q1").stdout == "x\n"

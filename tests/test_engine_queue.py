@@ -341,7 +341,12 @@ def test_damaged_compressed_payload_fails_the_get_and_stays(engine: Engine) -> N
     with engine.store.transaction() as tx:
         stored = tx.conn.execute("SELECT payload FROM messages WHERE system = 'TPF1' AND queue = 'Q1'").fetchone()[0]
         damaged = stored[:40] + bytes(20)
-        tx.conn.execute("UPDATE messages SET payload = ? WHERE system = 'TPF1' AND queue = 'Q1'", (damaged,))
+        # A row written without a checksum (by another writer), so that inflation finds it.
+        tx.conn.execute(
+            "UPDATE messages SET payload = ?, stored_length = ?, checksum = NULL "
+            "WHERE system = 'TPF1' AND queue = 'Q1'",
+            (damaged, len(damaged)),
+        )
     with pytest.raises(MQError) as error:
         engine.get("Q1")
     assert reason(error) == 2195
@@ -355,7 +360,11 @@ def test_inflation_is_bounded_by_the_original_length(engine: Engine) -> None:
     engine.put("Q1", generate("xml", 5000))
     bomb = codecs.compress("QUEUE", b"\0" * 1_000_000)
     with engine.store.transaction() as tx:
-        tx.conn.execute("UPDATE messages SET payload = ? WHERE system = 'TPF1' AND queue = 'Q1'", (bomb,))
+        tx.conn.execute(
+            "UPDATE messages SET payload = ?, stored_length = ?, checksum = NULL "
+            "WHERE system = 'TPF1' AND queue = 'Q1'",
+            (bomb, len(bomb)),
+        )
     with pytest.raises(MQError) as error:
         engine.get("Q1")
     assert reason(error) == 2195 and "exceeds 5000 bytes" in str(error.value)

@@ -68,7 +68,8 @@ def test_directive_errors_through_the_cli(mq: Any) -> None:
         "MQT0008E Unbalanced apostrophes in 'data='x'",
         "MQT0003E Directive .system: usage: .system NAME",
         "MQT0003E Directive .system: usage: .system NAME",
-        "MQT0003E Directive .advance: not a duration: 'soon' (examples: 5s, 2m, 1h)",
+        "MQT0003E Directive .advance: not a duration: 'soon'; give a number with a unit, ms, s, m, h or d, "
+        "in one word (5s, 2m, 1h, 250ms; a bare number is seconds)",
     ]
 
 

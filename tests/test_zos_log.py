@@ -6,7 +6,6 @@ ARCHIVE LOG, and SET/DISPLAY ARCHIVE."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -338,17 +337,9 @@ def test_archive_log_refusals(mq: Any) -> None:
 def test_a_store_of_schema_5_keeps_its_log_position(tmp_path: Path) -> None:
     """Before schema 6 the position was in the queue manager's status; the migration
     moves it to zos_log."""
-    from mqtool.state.store import _migrations, _split_sql
+    from store_versions import store_at
 
-    path = tmp_path / "mqtool.db"
-    conn = sqlite3.connect(str(path), isolation_level=None)
-    for number, script in _migrations():
-        if number > 5:
-            break
-        for statement in _split_sql(script):
-            conn.execute(statement)
-    conn.execute("PRAGMA application_id = 1297175628")
-    conn.execute("PRAGMA user_version = 5")
+    conn = store_at(tmp_path / "mqtool.db", 5)
     conn.execute("INSERT INTO systems (name, platform, position, attrs) VALUES ('CSQ1', 'zos', 1, '{}')")
     status = '{"log": {"rba": 5000, "restart_rba": 3000, "dataset": 2, "used": 1000}, "state": "STARTED"}'
     conn.execute(

@@ -28,17 +28,27 @@ from __future__ import annotations
 import json
 import sqlite3
 from typing import Any
+from zlib import crc32
 
 from mqtool.clock import Clock
 from mqtool.engine.core.message import ANY as _ANY
-from mqtool.engine.core.message import Message, PutOptions, PutResult, Resolved, Selector, inflate
+from mqtool.engine.core.message import (
+    Message,
+    PutOptions,
+    PutResult,
+    Resolved,
+    Selector,
+    check_length,
+    damage,
+    id_text,
+    inflate,
+)
 from mqtool.engine.core.model import Ledger, StorageModel
 from mqtool.engine.core.reasons import (
-    MSG_TOO_BIG_FOR_Q,
-    MSG_TOO_BIG_FOR_Q_MGR,
     OPTION_NOT_VALID_FOR_TYPE,
     Q_FULL,
     Q_MGR_NOT_AVAILABLE,
+    UNEXPECTED_ERROR,
     UNKNOWN_OBJECT_NAME,
     MQError,
 )
@@ -48,7 +58,8 @@ from mqtool.state import messages as runs
 
 _INSERT = (
     "INSERT INTO messages (id, system, queue, priority, msgid, correlid, persistent, put_time, expiry, "
-    "original_length, stored_length, codec, header, payload, swbs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "original_length, stored_length, codec, header, payload, swbs, checksum) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 # The definitions' version and the local queue's live figures (and the ledger's).
 _SYNC = "SELECT c.version, f.depth, f.next_seq{} FROM engine_config c LEFT JOIN queue_figures f ON f.qkey = :qkey"
@@ -57,12 +68,12 @@ _MAX_SEQ, _SEQ_MASK, _PRIORITY_SHIFT = runs.MAX_SEQ, runs.SEQ_MASK, runs.PRIORIT
 _VERSION = "SELECT version FROM engine_config"
 _COLUMNS = (
     "id, priority, msgid, correlid, persistent, put_time, expiry, original_length, stored_length, codec, swept, "
-    "header, payload, swbs"
+    "header, payload, swbs, checksum"
 )
 _RESTORE = (
     "INSERT INTO messages (id, system, queue, priority, msgid, correlid, persistent, put_time, expiry, "
-    "original_length, stored_length, codec, swept, header, payload, swbs) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "original_length, stored_length, codec, swept, header, payload, swbs, checksum) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 
@@ -91,6 +102,7 @@ class QueueHandle:
         self._prefix: bytes | None = None
         self.number = 0  # the handle's number in the store (engine_config.handles), once opened
         self.syncpoint = False  # puts and gets are in a unit of work (its limits apply)
+        self.is_open = False  # between open() and close()
         self._count = _MAX_COUNT
         # What the handle knows of the queue's figures holds while nothing else writes.
         self._figures = False
@@ -127,6 +139,7 @@ class QueueHandle:
             raise MQError(OPTION_NOT_VALID_FOR_TYPE, why_not(self.model, resolved, self.queue_name, "get"))
         self._number(tx, resolved)
         self.ledger.opened(tx, resolved, purpose)
+        self.is_open = True
         return resolved
 
     def _number(self, tx: Transaction, resolved: Resolved) -> None:
@@ -139,6 +152,7 @@ class QueueHandle:
     def close(self, tx: Transaction) -> None:
         """MQCLOSE (the ledger writes what it has not written yet)."""
         self.ledger.closed(tx, self.resolved)
+        self.is_open = False
 
     def _resolve(self, tx: Transaction) -> Resolved:
         self._version = int(tx.conn.execute(_VERSION).fetchone()[0])
@@ -197,10 +211,8 @@ class QueueHandle:
         if resolved.put_error:
             raise MQError(resolved.put_error, why_not(self.model, resolved, self.queue_name, "put"))
         length = len(payload)
-        if length > resolved.maxmsgl:
-            raise MQError(MSG_TOO_BIG_FOR_Q, f"{length} bytes, MAXMSGL of {resolved.local_name} is {resolved.maxmsgl}")
-        if length > resolved.qmgr_maxmsgl:
-            raise MQError(MSG_TOO_BIG_FOR_Q_MGR, f"{length} bytes, queue manager MAXMSGL is {resolved.qmgr_maxmsgl}")
+        if length > resolved.maxmsgl or length > resolved.qmgr_maxmsgl:
+            check_length(resolved, length)
         if resolved.maxdepth and self._depth >= resolved.maxdepth:
             raise MQError(Q_FULL, f"{resolved.local_name} holds MAXDEPTH {resolved.maxdepth} messages")
         seq = self._next_seq
@@ -234,7 +246,7 @@ class QueueHandle:
         cursor.execute(
             _INSERT,
             (row_id, self.system_name, resolved.local_name, priority, msgid, correlid, 1 if persistent else 0, now,
-             expires, length, stored_length, codec, resolved.header, stored, units),
+             expires, length, stored_length, codec, resolved.header, stored, units, crc32(stored)),
         )  # fmt: skip
         self._next_seq = seq + 1
         self._depth += 1
@@ -259,11 +271,10 @@ class QueueHandle:
         tx = Transaction(self.store)
         try:
             result = self.put(tx, payload, options)
-        except BaseException:
-            cursor.execute("ROLLBACK")
-            self.rolled_back(tx)
+            cursor.execute("COMMIT")
+        except BaseException as exc:
+            self._failed(tx, exc)
             raise
-        cursor.execute("COMMIT")
         return result
 
     def get_committed(self, selector: Selector | None = None) -> Message | None:
@@ -274,12 +285,21 @@ class QueueHandle:
         tx = Transaction(self.store)
         try:
             message = self.get(tx, selector)
-        except BaseException:
-            cursor.execute("ROLLBACK")
-            self.rolled_back(tx)
+            cursor.execute("COMMIT")
+        except BaseException as exc:
+            self._failed(tx, exc)
             raise
-        cursor.execute("COMMIT")
         return message
+
+    def _failed(self, tx: Transaction, exc: BaseException) -> None:
+        """A transaction of `put_committed` or `get_committed` failed: roll it back (unless
+        SQLite did) and raise a failure of the state file as StoreError."""
+        self.store.rollback()
+        self.rolled_back(tx)
+        if isinstance(exc, sqlite3.DatabaseError):
+            problem = self.store.error(exc)
+            if problem is not None:
+                raise problem from exc
 
     # -- get / browse -------------------------------------------------------------
     def get(
@@ -310,7 +330,14 @@ class QueueHandle:
                 ledger.missed(tx, resolved, browse)
                 return None
             (_, mark, row_id, priority, msgid, correlid, persistent, put_time, expiry, length, stored_length, codec,
-             swept, header, stored, units) = row  # fmt: skip
+             swept, header, stored, units, crc) = row  # fmt: skip
+            # A damaged row is refused (2195) and stays where it is, like one that does
+            # not inflate; its checksum finds a changed byte.
+            reason = damage(row)
+            if reason:
+                raise MQError(
+                    UNEXPECTED_ERROR, f"message {id_text(msgid)} on {resolved.local_name} is damaged: {reason}"
+                )
             # On file: swept past the queue's sweep mark, or marked alone.
             swept = bool(swept or (mark is not None and row_id & _SEQ_MASK <= mark))
             if expiry is not None and expiry <= self.clock.timestamp():
@@ -325,7 +352,7 @@ class QueueHandle:
             message = Message(
                 row_id, msgid, correlid, priority, bool(persistent), put_time, expiry, length, stored_length, codec,
                 swept, json.loads(header) if header != "{}" else {}, payload, "", resolved.local_name, stored, header,
-                units,
+                units, crc,
             )  # fmt: skip
             ledger.got(tx, resolved, message, browse)
             self._changes = tx.conn.total_changes
@@ -346,7 +373,7 @@ class QueueHandle:
                 (message.row_id, self.system_name, message.queue, message.priority, message.msgid,
                  message.correlid, int(message.persistent), message.put_time, message.expiry, message.length,
                  message.stored, message.codec, int(message.swept), message.header_text, message.stored_payload,
-                 message.swbs),
+                 message.swbs, message.checksum),
             )  # fmt: skip
         self.ledger.restored(tx, messages)
 

@@ -4,11 +4,13 @@ handle knows of its resolved queue."""
 
 from __future__ import annotations
 
+import json
+import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
 from mqtool.engine import codecs
-from mqtool.engine.core.reasons import UNEXPECTED_ERROR, MQError
+from mqtool.engine.core.reasons import MSG_TOO_BIG_FOR_Q, MSG_TOO_BIG_FOR_Q_MGR, UNEXPECTED_ERROR, MQError
 from mqtool.state import ObjectRecord, SystemRecord
 from mqtool.state import messages as runs
 
@@ -87,6 +89,7 @@ class Message:
     stored_payload: bytes = b""  # as stored (compressed or not), to put it back
     header_text: str = "{}"
     swbs: int = 0  # the storage units it held (SWBs, pages)
+    checksum: int | None = None  # CRC-32 of stored_payload (None: a row written without one)
 
 
 @dataclass(frozen=True)
@@ -96,6 +99,68 @@ class Selector:
 
 
 ANY = Selector()
+
+
+_SQL_TYPES = {str: "TEXT", int: "INTEGER", float: "REAL", type(None): "NULL", bytes: "BLOB"}
+
+
+def damage(row: tuple[object, ...]) -> str:
+    """What is wrong with a message row as a get reads it (version, sweep mark, then the
+    columns id, priority, msgid, correlid, persistent, put_time, expiry,
+    original_length, stored_length, codec, swept, header, payload, units, checksum);
+    "" when it can be delivered. Rows are written only by the engine, so anything else
+    is damage: a changed byte, a value of the wrong type or range, a header that is not
+    JSON."""
+    (_, _, _, priority, msgid, correlid, persistent, put_time, expiry, length, stored_length, codec, _, header,
+     stored, units, crc) = row  # fmt: skip
+    if type(stored) is not bytes:
+        return f"its payload is stored as {_SQL_TYPES.get(type(stored), '?')}, not as a BLOB"
+    if crc is not None and zlib.crc32(stored) != crc:
+        recorded = f"{crc:08X}" if type(crc) is int else repr(crc)
+        return f"its payload does not match its checksum (CRC-32 {zlib.crc32(stored):08X}, recorded {recorded})"
+    if type(length) is not int or length < 0:
+        return f"its length {length!r} is not a length"
+    if stored_length != len(stored):
+        return f"its stored length {stored_length!r} is not the {len(stored)} bytes stored"
+    if type(codec) is not str:
+        return f"its codec is stored as {_SQL_TYPES.get(type(codec), '?')}, not as text"
+    if not codec and length != len(stored):
+        return f"its length {length} is not the {len(stored)} bytes stored"
+    for name, value in (("message", msgid), ("correlation", correlid)):
+        if type(value) is not bytes or len(value) != ID_LENGTH:
+            return f"its {name} id is not {ID_LENGTH} bytes"
+    if type(priority) is not int or not 0 <= priority <= 9:
+        return f"its priority {priority!r} is not 0-9"
+    if persistent not in (0, 1) or type(persistent) is not int:
+        return f"its persistence {persistent!r} is not 0 or 1"
+    if type(put_time) not in (int, float) or (expiry is not None and type(expiry) not in (int, float)):
+        return "its put time or expiry is not a time"
+    if type(units) is not int or units < 0:
+        return f"its storage units (SWBs, pages) {units!r} are not a count"
+    if type(header) is not str:
+        return f"its header is stored as {_SQL_TYPES.get(type(header), '?')}, not as JSON text"
+    if header != "{}":
+        try:
+            fields = json.loads(header)
+        except ValueError:
+            return "its header is not JSON"
+        if type(fields) is not dict:
+            return "its header is not a JSON object"
+    return ""
+
+
+def id_text(value: object) -> str:
+    """A message id for an error line, even when a damaged row holds no bytes there."""
+    return format_id(value) if isinstance(value, bytes) else "(unreadable id)"
+
+
+def check_length(resolved: Resolved, length: int) -> None:
+    """MQError 2030 or 2031 when a message of `length` bytes is longer than its queue's
+    or its queue manager's MAXMSGL (a putter may ask before it makes the message)."""
+    if length > resolved.maxmsgl:
+        raise MQError(MSG_TOO_BIG_FOR_Q, f"{length} bytes, MAXMSGL of {resolved.local_name} is {resolved.maxmsgl}")
+    if length > resolved.qmgr_maxmsgl:
+        raise MQError(MSG_TOO_BIG_FOR_Q_MGR, f"{length} bytes, queue manager MAXMSGL is {resolved.qmgr_maxmsgl}")
 
 
 def inflate(codec: str, stored: bytes, length: int, msgid: bytes) -> bytes:

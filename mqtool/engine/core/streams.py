@@ -1,15 +1,17 @@
 """The commit policy of puts and gets from the CLI and the directives: a persistent
-message commits on its own, non-persistent ones in batches; acknowledgements and
-deliveries happen only after their commit (see put_stream and get_stream)."""
+message commits on its own, non-persistent ones in batches; a put is acknowledged only
+after its commit; a get under syncpoint is delivered before its removal commits (see
+put_stream and get_stream)."""
 
 from __future__ import annotations
 
+import functools
 import queue as queue_module
 import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, TypeVar, cast
 
 from mqtool.engine.core.handle import QueueHandle
 from mqtool.engine.core.message import Message, PutOptions, PutResult, Selector
@@ -71,6 +73,38 @@ class _Source:
         return value
 
 
+def _close_quietly(handle: QueueHandle) -> None:
+    """MQCLOSE after a stream was interrupted or failed, if the queue is open, so its
+    counts are written and its opens match its closes; a failure here (the store itself
+    failed, say on a full disk) must not hide the error that ended the stream."""
+    if not handle.is_open:
+        return
+    try:
+        with handle.store.transaction() as tx:
+            handle.close(tx)
+    except Exception:
+        pass
+
+
+_Stream = TypeVar("_Stream", bound=Callable[..., StreamResult])
+
+
+def _closes_on_failure(stream: _Stream) -> _Stream:
+    """A stream that fails or is interrupted (Ctrl-C, a closed pipe, a full disk) still
+    closes its queue (MQCLOSE), so the counts are written and opens match closes."""
+
+    @functools.wraps(stream)
+    def run(*args: Any, **kwargs: Any) -> StreamResult:
+        try:
+            return stream(*args, **kwargs)
+        except BaseException:
+            _close_quietly(args[0] if args else kwargs["handle"])
+            raise
+
+    return cast("_Stream", run)
+
+
+@_closes_on_failure
 def put_stream(
     handle: QueueHandle,
     items: Iterable[tuple[bytes, PutOptions]],
@@ -90,7 +124,8 @@ def put_stream(
     refusal, which it returns; the messages before it stay put. With `unit_of_work` (a
     put under syncpoint) every message is put in one transaction, committed at the end;
     a refusal backs the whole unit out (nothing stays put), and the queue manager's
-    limit on messages per unit of work applies (z/OS MAXUMSGS, 2024)."""
+    limit on messages per unit of work applies (z/OS MAXUMSGS, 2024). Interrupted or
+    failed, it still closes the queue (MQCLOSE), so the counts are written."""
     store = handle.store
     result = StreamResult()
     source = _Source(items, blocking)
@@ -153,6 +188,15 @@ def put_stream(
     return result
 
 
+HOLD_SECONDS = 0.1  # a get's batch under syncpoint ends once its delivery has held the lock this long
+
+
+class Undelivered(Exception):
+    """Raised by a `deliver` callback that will not take a message (it stays on the
+    queue, uncounted): the stream stops and raises it to its caller."""
+
+
+@_closes_on_failure
 def get_stream(
     handle: QueueHandle,
     deliver: Callable[[Message], None],
@@ -163,20 +207,40 @@ def get_stream(
     between: Callable[[], None] | None = None,
     batch_messages: int = 64,
     batch_bytes: int = 4 * 1024 * 1024,
+    *,
+    syncpoint: bool = True,
+    flush: Callable[[], None] | None = None,
+    committed: Callable[[list[Message]], None] | None = None,
 ) -> StreamResult:
     """Gets (or browses) up to `count` messages (None: all) and hands each to `deliver`.
 
-    A get is destructive when its transaction commits (a persistent one commits on its
-    own, non-persistent ones in small batches); `deliver` runs after that commit, so a
-    slow reader never holds the store's lock. When `deliver` fails (a closed pipe, a
-    full disk), the messages of the batch not yet handed on are put back in their
-    places. With `wait`, an empty queue is polled for up to that many seconds."""
+    Under syncpoint (the default) a get is a unit of work: each message is handed to
+    `deliver` inside the transaction that removes it, `flush` makes the batch's delivery
+    durable (flush the pipe, sync the folder), and only then does the removal commit. A
+    process killed at any moment so loses no message: one delivered but not yet
+    committed is delivered again by the next get (at least once; exactly once for a
+    sink that recognises it, as `mqtool get --out` does). A persistent message commits
+    on its own, non-persistent ones in batches (`batch_messages`, `batch_bytes`, or
+    HOLD_SECONDS of delivery, so a slow reader holds the store's write lock for one
+    short batch at a time; a reader that stops reading holds it until it reads again).
+    `committed` hears of each batch after its commit.
+
+    Without syncpoint (and for a browse, which removes nothing) `deliver` runs after the
+    commit, so the reader never holds the lock, and a process killed between the two
+    loses the batch (at most once).
+
+    When `deliver` or `flush` fails (a closed pipe, a full disk, `Undelivered`), the
+    messages not delivered are put back in their places, uncounted, what was delivered
+    stays got, the queue is closed (MQCLOSE, counts written) and the error is raised.
+    With `wait`, an empty queue is polled for up to that many seconds."""
     store = handle.store
     result = StreamResult()
     opened = False
     after = 0  # the row id of the last message browsed
     deadline: float | None = None
     pause = 0.01
+    under_syncpoint = syncpoint and not browse
+    failure: BaseException | None = None
     while count is None or result.count < count:
         batch: list[Message] = []
         exhausted = False  # the last get found no message
@@ -189,6 +253,7 @@ def get_stream(
                     return result
                 opened = True
             size = 0
+            started = time.monotonic()
             try:
                 while count is None or result.count + len(batch) < count:
                     try:
@@ -199,24 +264,55 @@ def get_stream(
                     if message is None:
                         exhausted = True
                         break
+                    if under_syncpoint:
+                        try:
+                            deliver(message)
+                        except BaseException as exc:
+                            failure = exc
+                            handle.restore(tx, [message])
+                            break
                     batch.append(message)
                     size += message.length
                     if browse:
                         after = message.row_id
-                    if (message.persistent and not browse) or len(batch) >= batch_messages or size >= batch_bytes:
+                    if (
+                        (message.persistent and not browse)
+                        or len(batch) >= batch_messages
+                        or size >= batch_bytes
+                        or (under_syncpoint and time.monotonic() - started >= HOLD_SECONDS)
+                    ):
                         break
+                if under_syncpoint and batch and flush is not None:
+                    try:
+                        flush()
+                    except BaseException as exc:
+                        # Not known to be delivered: all of the batch stays.
+                        failure = failure or exc
+                        handle.restore(tx, batch)
+                        batch = []
             except BaseException:
                 handle.rolled_back(tx)  # the transaction rolls back: its gets did not happen
                 raise
-        for index, message in enumerate(batch):
-            try:
-                deliver(message)
-            except BaseException:
-                if not browse:
-                    with store.transaction() as tx:
-                        handle.restore(tx, batch[index:])
-                raise
-            result.count += 1
+        if under_syncpoint:
+            result.count += len(batch)
+        else:
+            for index, message in enumerate(batch):
+                try:
+                    deliver(message)
+                except BaseException as exc:
+                    failure = exc
+                    if not browse:
+                        with store.transaction() as tx:
+                            handle.restore(tx, batch[index:])
+                    batch = batch[:index]
+                    break
+                result.count += 1
+            if failure is None and batch and flush is not None:
+                flush()
+        if committed is not None and batch:
+            committed(batch)
+        if failure is not None:
+            raise failure
         if result.error is not None:
             break
         if batch:
