@@ -177,4 +177,4 @@ def show(app: App, fmt: str) -> None:
         click.echo("listening: no (mqtool serve or the shell opens the listener)")
     else:
         users = f"{len(config.users)} user{'s' if len(config.users) != 1 else ''}, pid {status['pid']}"
-        click.echo(f"MQT0350I {messages.text('MQT0350I', {'address': listening, 'users': users})}")
+        click.echo(messages.line("MQT0350I", address=listening, users=users))

@@ -107,6 +107,11 @@ CATALOGUE: dict[str, Entry] = {
         "The request body is larger than {limit} bytes",
         "A body over the listener's maxbody (rest.yaml) was refused before it was read whole.",
     ),
+    "CSQN205I": Entry(
+        "  COUNT={count:>8}, RETURN={code}, REASON={reason}",
+        "The first line of a z/OS command server reply (REST runCommand): the replies that follow, counting "
+        "this one, and the return and reason codes in hexadecimal (0000000C and 00000008 when the command failed).",
+    ),
     "MQWB0000E": Entry(
         "An unexpected exception {exception} occurred.",
         "An exception was thrown which is not otherwise handled (mqtool: an internal error; nothing was committed).",
@@ -584,3 +589,8 @@ def text(msg_id: str, fields: dict[str, Any]) -> str:
     template = CATALOGUE[msg_id].template
     result = template.format(**fields)
     return result.expandtabs(8) if "\t" in template else result
+
+
+def line(msg_id: str, **fields: Any) -> str:
+    """`ID text`: a message as one console or error line."""
+    return f"{msg_id} {text(msg_id, fields)}"

@@ -89,3 +89,21 @@ def test_init_refuses_to_replace_without_force_and_show_without_a_file(mq: MQ, s
     (state_dir / "rest.yaml").write_text("port: [")
     damaged = mq("rest", "show")
     assert damaged.exit_code == 2 and "not YAML" in damaged.stderr
+
+
+def test_the_rest_page_documents_every_error_id_role_and_header() -> None:
+    from mqtool.rest.api import ACTIONS, CSRF_HEADER, MESSAGE_TYPES
+    from mqtool.rest.config import ROLES
+
+    text = (Path(__file__).resolve().parents[1] / "man" / "mqtool-rest.7").read_text(encoding="utf-8")
+    plain = text.replace("\\-", "-").replace("\\e", "\\")
+    headers = [
+        "ibm-mq-md-persistence",
+        "ibm-mq-md-expiry",
+        "ibm-mq-md-correlationId",
+        "ibm-mq-md-priority",
+        "ibm-mq-md-messageId",
+        CSRF_HEADER,
+    ]
+    wanted = [*ACTIONS, *ROLES, *headers, *MESSAGE_TYPES, "runCommand", "runCommandJSON", "responseParameters"]
+    assert [word for word in wanted if word not in plain] == []

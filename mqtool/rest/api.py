@@ -233,7 +233,7 @@ def zos_text(outcome: Any, document: dict[str, Any]) -> list[str]:
     lines = [line for line in outcome.lines if line]
     count = len(lines) + 1
     code, reason = ("0000000C", "00000008") if failed else ("00000000", "00000000")
-    return [f"CSQN205I   COUNT={count:>8}, RETURN={code}, REASON={reason}", *lines]
+    return [messages.line("CSQN205I", count=count, code=code, reason=reason), *lines]
 
 
 # ----------------------------------------------------------------- messaging

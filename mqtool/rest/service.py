@@ -93,7 +93,7 @@ class RestService:
             try:
                 self.config = load(self.state_dir)
             except ConfigError as exc:
-                raise RuntimeError(_line("MQT0352E", path=config_path(self.state_dir), reason=exc)) from None
+                raise RuntimeError(messages.line("MQT0352E", path=config_path(self.state_dir), reason=exc)) from None
         if self.config is None or self.server is not None:
             return
         if self._retry > 0:
@@ -108,7 +108,7 @@ class RestService:
             address = f"{self.config.host}:{self.config.port}"
             seconds = f"{self.retry_polls * self.interval:g}"
             raise RuntimeError(
-                _line("MQT0351E", address=address, reason=exc.strerror or exc, seconds=seconds)
+                messages.line("MQT0351E", address=address, reason=exc.strerror or exc, seconds=seconds)
             ) from None
         self.server = server
         assert server.port is not None
@@ -131,10 +131,6 @@ def _stamp(path: Path) -> tuple[int, int, int] | None:
     except OSError:
         return None
     return (info.st_mtime_ns, info.st_size, info.st_ino)
-
-
-def _line(msg_id: str, **fields: Any) -> str:
-    return f"{msg_id} {messages.text(msg_id, fields)}"
 
 
 def loop_service(loop: Any) -> RestService:
