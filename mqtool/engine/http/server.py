@@ -960,9 +960,15 @@ class _Connection:
         return data or b""
 
     async def _write(self, parts: list[bytes]) -> None:
-        for part in parts:
-            if part:
-                self.writer.write(part)
+        if sum(len(part) for part in parts) <= BODY_BUFFER:
+            # One send for a small response (head, body and end together), not one each.
+            self.writer.write(b"".join(parts))
+        else:
+            for part in parts:
+                if part:
+                    self.writer.write(part)
+        if not self.writer.transport.get_write_buffer_size():
+            return  # all sent: nothing to wait for (a lost connection shows at the next read)
         try:
             async with asyncio.timeout(self.options.timeout):
                 await self.writer.drain()
