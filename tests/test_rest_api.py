@@ -597,3 +597,34 @@ def test_displays_only_reads_the_verb_through_abbreviations_and_prefixes() -> No
     assert not _displays_only("-CSQ1 DEFINE QL(X)", systems)
     assert not _displays_only("ZHTPS STATS RESET", systems)
     assert not _displays_only("HELLO", systems)
+
+
+def test_a_repeated_display_follows_every_change_of_the_store(client: Client, state_dir: Path) -> None:
+    """Displays are answered again from the event loop while nothing changed; any
+    commit, by the REST API itself or by another process's connection, is seen."""
+    from mqtool.session import Session
+    from mqtool.state import Store
+
+    client.run("DEFINE QLOCAL(SEEN.Q)")
+    display = {
+        "type": "runCommandJSON",
+        "command": "display",
+        "qualifier": "qlocal",
+        "name": "SEEN.Q",
+        "responseParameters": ["curdepth", "descr"],
+    }
+
+    def shown() -> tuple[int, str]:
+        parameters = client.mqsc(display)["commandResponse"][0]["parameters"]
+        return parameters["curdepth"], parameters["descr"]
+
+    assert shown() == shown() == (0, "")
+    client.request("POST", message_url("SEEN.Q"), "x", user=APP, headers={"Content-Type": "text/plain"})
+    assert shown() == (1, "")
+    store = Store.open(state_dir)  # another connection, as another mqtool process has
+    try:
+        Session(store, Clock.from_setting(FROZEN), "CSQ1").execute("ALTER QLOCAL(SEEN.Q) DESCR('changed')")
+    finally:
+        store.close()
+    assert shown() == (1, "changed")
+    assert depth(client, "SEEN.Q") == 1

@@ -18,6 +18,7 @@ commands (ZMQSC, ZHTPS) in runCommand are mqtool's extension.
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -60,11 +61,14 @@ _HEX_ID = re.compile(r"[0-9A-Fa-f]{48}")
 
 @dataclass
 class Reply:
-    """An answer: status, headers (besides Content-Length) and body."""
+    """An answer: status, headers (besides Content-Length) and body. `valid_until`: the
+    answer of a command that changes nothing stays true until this instant of the clock
+    unless the store changes (see server.AnswerCache); None for any other answer."""
 
     status: int
     headers: list[tuple[str, str]] = field(default_factory=list)
     body: bytes = b""
+    valid_until: float | None = None
 
 
 class RestError(Exception):
@@ -416,7 +420,7 @@ class RestApi:
             line = _field(parameters, "command", str, required=True)
             if not line.strip():
                 raise RestError(400, "MQT0362E", field="parameters.command", problem="is empty")
-            self._check_read_only(read_only, line, system)
+            reads_only = self._check_read_only(read_only, line, system)
             outcome = session.execute(line)
             result = outcome_json(session, outcome)
             text = zos_text(outcome, result) if system.platform == "zos" else list(outcome.lines)
@@ -426,18 +430,36 @@ class RestApi:
                 "reasonCode": codes.get("reasonCode", 0),
                 "text": text,
             }
-            return json_reply(200, {"commandResponse": [item], **_overall(result)})
-        if system.platform == "zos":
-            line, where = mqsc_line(document)
+            reply = json_reply(200, {"commandResponse": [item], **_overall(result)})
         else:
-            line, where = ztpf_line(document), None
-        self._check_read_only(read_only, line, system)
-        result = command_json(session, line, where)
-        return json_reply(200, {"commandResponse": result["commandResponse"], **_overall(result)})
+            if system.platform == "zos":
+                line, where = mqsc_line(document)
+            else:
+                line, where = ztpf_line(document), None
+            reads_only = self._check_read_only(read_only, line, system)
+            result = command_json(session, line, where)
+            reply = json_reply(200, {"commandResponse": result["commandResponse"], **_overall(result)})
+        if reads_only:
+            reply.valid_until = self._valid_until()
+        return reply
 
-    def _check_read_only(self, read_only: bool, line: str, system: Any) -> None:
-        if read_only and not _displays_only(line, self.session.systems()):
+    def _check_read_only(self, read_only: bool, line: str, system: Any) -> bool:
+        """Whether the command only reads; RestError 403 when it does not and the
+        caller may only read."""
+        reads_only = _displays_only(line, self.session.systems())
+        if read_only and not reads_only:
             raise RestError(403, "MQWB0103E", action="run", target=f"'{line.strip()[:80]}' on {system.name}")
+        return reads_only
+
+    def _valid_until(self) -> float:
+        """How long a display stays what it is while the store does not change: to the
+        end of the clock's second (displays show times to the second, and MSGAGE and
+        the like count from now), or to the next timer falling due if that is sooner."""
+        with self.session.store.transaction(write=False) as tx:
+            due = tx.conn.execute("SELECT min(due) FROM timers").fetchone()[0]
+        now = self.clock.timestamp()
+        end = math.floor(now) + 1.0
+        return end if due is None else min(end, float(due))
 
     # -- messaging ----------------------------------------------------------------
     def _queue(self, qmgr: str, queue: str) -> Any:

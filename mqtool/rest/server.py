@@ -14,6 +14,7 @@ import concurrent.futures
 import hashlib
 import hmac
 import secrets
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -24,6 +25,7 @@ import h11
 from mqtool.clock import Clock
 from mqtool.engine.http.server import HttpServer, _Connection, _header, _request_segments
 from mqtool.engine.http.stats import HttpStats
+from mqtool.state.store import DB_NAME
 
 from .api import CSRF_HEADER, MAX_WAIT_MS, Got, Reply, RestApi, RestError, error_reply
 from .config import RestConfig, RestUser, check_password
@@ -37,6 +39,8 @@ ADMIN_ROLES = ("MQWebAdmin", "MQWebUser")
 _CACHE_LIMIT = 1024
 # Polling an empty queue for a get with wait: first pause, doubling up to the last.
 _WAIT_FIRST, _WAIT_MAX = 0.01, 0.2
+# Request bodies up to this size have their read-only answers cached (AnswerCache).
+_CACHED_BODY = 4096
 _REALM = [("WWW-Authenticate", 'Basic realm="mqtool"')]
 
 
@@ -80,6 +84,56 @@ class Authenticator:
         return user
 
 
+class AnswerCache:
+    """Answers of commands that change nothing (DISPLAY), kept on the event loop so that
+    a client polling a display (monitors do) costs no store thread work while nothing
+    changes: an answer is given again only while no connection has committed anything
+    to the store since it was made (SQLite's data_version, read on a connection of the
+    event loop's own, so it sees the store thread's commits too) and the clock is before
+    its `valid_until` (the end of its second, or the next timer due)."""
+
+    def __init__(self, database: Path, clock: Clock) -> None:
+        self._database = database
+        self._clock = clock
+        self._probe: sqlite3.Connection | None = None
+        self._answers: dict[tuple[str, bytes], tuple[int, float, Reply]] = {}
+
+    def version(self) -> int:
+        """The store's data version as this cache's own connection sees it; -1 (nothing
+        is kept) before the store file exists or when it cannot be read."""
+        try:
+            if self._probe is None:
+                self._probe = sqlite3.connect(f"{self._database.as_uri()}?mode=ro", uri=True, isolation_level=None)
+            return int(self._probe.execute("PRAGMA data_version").fetchone()[0])
+        except sqlite3.Error:
+            self.close()
+            return -1
+
+    def get(self, key: tuple[str, bytes]) -> Reply | None:
+        found = self._answers.get(key)
+        if found is None:
+            return None
+        version, valid_until, reply = found
+        if self._clock.timestamp() >= valid_until or self.version() != version:
+            del self._answers[key]
+            return None
+        return reply
+
+    def put(self, key: tuple[str, bytes], reply: Reply, version: int) -> None:
+        """Keeps a read-only command's answer made while the store was at `version`,
+        unless something was committed meanwhile (by the command's own timers too)."""
+        if reply.valid_until is None or len(key[1]) > _CACHED_BODY or version < 0 or self.version() != version:
+            return
+        if len(self._answers) >= _CACHE_LIMIT:
+            self._answers.clear()
+        self._answers[key] = (version, reply.valid_until, reply)
+
+    def close(self) -> None:
+        if self._probe is not None:
+            self._probe.close()
+            self._probe = None
+
+
 class RestContext:
     """What every connection of one REST listener shares: the configuration, the
     authenticator, and the store thread with its RestApi."""
@@ -88,14 +142,20 @@ class RestContext:
         self.config = config
         self.auth = Authenticator(config.users)
         self.api = RestApi(state_dir, clock, config.host)
+        self.answers = AnswerCache(Path(state_dir) / DB_NAME, clock)
         self._store_thread = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="mqtool-rest-store")
 
     async def call(self, func: Callable[..., T], *args: Any) -> T:
         """Runs `func` in the store thread (one at a time: the store is one connection)."""
         return await asyncio.get_running_loop().run_in_executor(self._store_thread, func, *args)
 
-    def close(self) -> None:
-        """Ends the store thread after closing its store (call off the event loop)."""
+    async def close(self) -> None:
+        """Closes the cache's connection (on the event loop, whose thread opened it), then
+        the store and its thread."""
+        self.answers.close()
+        await asyncio.to_thread(self._close_store)
+
+    def _close_store(self) -> None:
         self._store_thread.submit(self.api.close).result()
         self._store_thread.shutdown(wait=True)
 
@@ -190,7 +250,14 @@ class RestConnection(_Connection):
             media = headers.get("content-type", "").partition(";")[0].strip().lower()
             if media != "application/json":
                 raise RestError(415, "MQWB0306E")
-            return await rest.call(rest.api.mqsc, names[0], self.body, not user.has(*ADMIN_ROLES))
+            key = (names[0], self.body)
+            cached = rest.answers.get(key)
+            if cached is not None:
+                return cached
+            version = rest.answers.version()
+            reply = await rest.call(rest.api.mqsc, names[0], self.body, not user.has(*ADMIN_ROLES))
+            rest.answers.put(key, reply, version)
+            return reply
         qmgr, queue = names
         if not user.has("MQWebUser"):
             action = {"POST": "put to", "DELETE": "get from", "GET": "browse from"}[method]

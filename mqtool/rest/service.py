@@ -103,7 +103,7 @@ class RestService:
         try:
             self._call(server.start())
         except OSError as exc:
-            self._call(asyncio.to_thread(server.rest.close))
+            self._call(server.rest.close())
             self._retry = self.retry_polls
             address = f"{self.config.host}:{self.config.port}"
             seconds = f"{self.retry_polls * self.interval:g}"
@@ -121,7 +121,7 @@ class RestService:
         try:
             self._call(server.stop())
         finally:
-            self._call(asyncio.to_thread(server.rest.close))
+            self._call(server.rest.close())
             clear_status(self.state_dir)
 
 
