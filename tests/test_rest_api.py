@@ -422,6 +422,26 @@ def test_unknown_queue_manager_queue_and_uri_get_404(client: Client) -> None:
             "is not a string, number or array",
         ),
         (b"[" * 100000, "MQT0360E", "not valid JSON"),
+        (
+            b'{"type": "runCommand", "parameters": {"command": "DISPLAY QMGR\\nDEFINE QLOCAL(X)"}}',
+            "MQT0362E",
+            "must be one line",
+        ),
+        (
+            b'{"type": "runCommandJSON", "command": "display", "qualifier": "qlocal(X) replace"}',
+            "MQT0362E",
+            "is not one word",
+        ),
+        (
+            b'{"type": "runCommandJSON", "command": "define qlocal(Y)", "qualifier": "qlocal"}',
+            "MQT0362E",
+            "is not one word",
+        ),
+        (
+            b'{"type": "runCommandJSON", "command": "display", "qualifier": "qlocal", "name": "a\\u0000b"}',
+            "MQT0362E",
+            "printable",
+        ),
     ],
 )
 def test_bad_bodies_get_400_and_change_nothing(client: Client, body: bytes, msg_id: str, text: str) -> None:
@@ -628,3 +648,16 @@ def test_a_repeated_display_follows_every_change_of_the_store(client: Client, st
         store.close()
     assert shown() == (1, "changed")
     assert depth(client, "SEEN.Q") == 1
+
+
+def test_directives_are_no_commands_of_the_rest_api(client: Client, state_dir: Path) -> None:
+    """.advance, .system, .put file= act on the session and the machine: refused as
+    unknown commands, nothing done."""
+    for line in (".advance 1h", ".put RQ file=/etc/passwd", ".system TPF1"):
+        document = client.run(line)
+        item = document["commandResponse"][0]
+        assert document["overallCompletionCode"] == 2 and item["completionCode"] == 2
+        assert item["text"][1].startswith("MQT0001E Unknown command '.")
+    client.run("DEFINE QLOCAL(AFTER.Q)")  # still on CSQ1, and the frozen clock has not moved
+    text = client.run("DISPLAY QLOCAL(AFTER.Q) CRTIME")["commandResponse"][0]["text"]
+    assert "CRTIME(15.41.22)" in text

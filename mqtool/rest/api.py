@@ -142,6 +142,21 @@ def _field(document: dict[str, Any], name: str, kind: type, required: bool = Fal
     return value
 
 
+def _words(document: dict[str, Any]) -> tuple[str, str, str | None]:
+    """The command, qualifier and name of a runCommandJSON body: a verb and an object
+    type are one word each; a name has no control character (it is quoted for MQSC)."""
+    found = []
+    for field_name in ("command", "qualifier"):
+        word = _field(document, field_name, str, required=True).strip()
+        if not re.fullmatch(r"[A-Za-z]{1,16}", word):
+            raise RestError(400, "MQT0362E", field=field_name, problem=f"{word!r} is not one word of letters")
+        found.append(word)
+    name = _field(document, "name", str)
+    if name is not None and (len(name) > 48 or not name.isprintable()):
+        raise RestError(400, "MQT0362E", field="name", problem="must be up to 48 printable characters")
+    return found[0], found[1], name or None
+
+
 def _quote(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
@@ -167,18 +182,14 @@ def _mqsc_value(value: Any, spec: tables.KeywordSpec | None) -> str:
 def mqsc_line(document: dict[str, Any]) -> tuple[str, str | None]:
     """The MQSC command of a runCommandJSON body and its WHERE filter (None: none).
     `where` may be a field of the body or of `parameters` (pymqrest sends it there)."""
-    command = _field(document, "command", str, required=True).strip()
-    qualifier = _field(document, "qualifier", str, required=True).strip()
-    if not command or not qualifier:
-        raise RestError(400, "MQT0362E", field="command" if not command else "qualifier", problem="is empty")
-    name = _field(document, "name", str)
+    command, qualifier, name = _words(document)
     parameters = _field(document, "parameters", dict) or {}
     wanted = _field(document, "responseParameters", list)
     where = _field(document, "where", str)
     table = tables.load("zos")
     obj = table.object(qualifier)
     words = [command.upper(), qualifier.upper()]
-    if name is not None and name != "":
+    if name is not None:
         words[-1] += f"({name if _PLAIN_NAME.fullmatch(name) else _quote(name)})"
     for key, value in parameters.items():
         if key.lower() == "where":
@@ -208,10 +219,11 @@ def mqsc_line(document: dict[str, Any]) -> tuple[str, str | None]:
 def ztpf_line(document: dict[str, Any]) -> str:
     """A runCommandJSON body for a z/TPF queue manager as a ZMQSC (or, for the
     qualifier SERVER, ZHTPS) command: `ZMQSC DISPLAY QL-NAME KEYWORD-value` (mqtool's extension)."""
-    command = _field(document, "command", str, required=True).strip().upper()
-    qualifier = _field(document, "qualifier", str, required=True).strip().upper()
-    name = _field(document, "name", str)
+    command, qualifier, name = _words(document)
+    command, qualifier = command.upper(), qualifier.upper()
     parameters = _field(document, "parameters", dict) or {}
+    if name is not None and not re.fullmatch(r"[A-Za-z0-9.%_*#@$-]+", name):
+        raise RestError(400, "MQT0362E", field="name", problem="is not a z/TPF name (letters, digits, . % _ * # @ $ -)")
     if _field(document, "where", str) is not None:
         raise RestError(400, "MQT0362E", field="where", problem="applies to MQSC (z/OS) DISPLAY commands only")
     prefix = "ZHTPS" if qualifier == "SERVER" else "ZMQSC"
@@ -420,8 +432,10 @@ class RestApi:
             line = _field(parameters, "command", str, required=True)
             if not line.strip():
                 raise RestError(400, "MQT0362E", field="parameters.command", problem="is empty")
+            if not line.isprintable():
+                raise RestError(400, "MQT0362E", field="parameters.command", problem="must be one line of text")
             reads_only = self._check_read_only(read_only, line, system)
-            outcome = session.execute(line)
+            outcome = _directive_refused(line) or session.execute(line)
             result = outcome_json(session, outcome)
             text = zos_text(outcome, result) if system.platform == "zos" else list(outcome.lines)
             codes = result["commandResponse"][0] if result["commandResponse"] else {"completionCode": 0}
@@ -518,6 +532,21 @@ class RestApi:
             got.handle.open(tx, "get")
             got.handle.restore(tx, [got.message])
             got.handle.close(tx)
+
+
+def _directive_refused(line: str) -> Any:
+    """mqtool's directives (.system, .advance, .put file=...) act on the session and the
+    machine, not on a queue manager: through the REST API a line starting with a dot is
+    an unknown command, as any other word that is no command is."""
+    from mqtool.response import SYNTAX, Response
+    from mqtool.session import Outcome
+
+    first = line.split()[0]
+    if not first.startswith("."):
+        return None
+    response = Response(status=SYNTAX)
+    response.add("MQT0001E", word=first)
+    return Outcome(lines=[messages.line("MQT0001E", word=first)], status=SYNTAX, response=response)
 
 
 def _overall(result: dict[str, Any]) -> dict[str, Any]:
