@@ -51,7 +51,7 @@ class Client:
     ) -> tuple[int, dict[str, str], bytes]:
         sent: dict[str, str] = {}
         if user is not None:
-            sent["Authorization"] = "Basic " + base64.b64encode(":".join(user).encode()).decode()
+            sent["Authorization"] = self.auth_header(user)
         if csrf:
             sent["ibm-mq-rest-csrf-token"] = ""
         if isinstance(body, (dict, list)):
@@ -66,6 +66,10 @@ class Client:
             return response.status, {k.lower(): v for k, v in response.getheaders()}, data
         finally:
             connection.close()
+
+    @staticmethod
+    def auth_header(user: tuple[str, str]) -> str:
+        return "Basic " + base64.b64encode(":".join(user).encode()).decode()
 
     def json(self, method: str, path: str, body: Any = None, **kwargs: Any) -> tuple[int, Any]:
         status, headers, data = self.request(method, path, body, **kwargs)
@@ -661,3 +665,20 @@ def test_directives_are_no_commands_of_the_rest_api(client: Client, state_dir: P
     client.run("DEFINE QLOCAL(AFTER.Q)")  # still on CSQ1, and the frozen clock has not moved
     text = client.run("DISPLAY QLOCAL(AFTER.Q) CRTIME")["commandResponse"][0]["text"]
     assert "CRTIME(15.41.22)" in text
+
+
+def test_the_listener_binds_only_127_0_0_1_and_holds_connections_to_maxconn(state_dir: Path) -> None:
+    users = (RestUser(ADMIN[0], ("MQWebAdmin",), hash_password(ADMIN[1])),)
+    write(state_dir, RestConfig(port=0, maxconn=1, users=users))
+    with RestService(state_dir, Clock.from_setting(FROZEN)) as service:
+        assert service.server is not None and service.server.listening
+        listener = service.server._listener
+        assert listener is not None and listener.getsockname()[0] == "127.0.0.1"
+        first = http.client.HTTPConnection("127.0.0.1", service.port, timeout=30)
+        try:
+            first.request("GET", f"{V2}/admin/qmgr", headers={"Authorization": Client(0).auth_header(ADMIN)})
+            assert first.getresponse().read()  # the first connection is open (keep-alive)
+            with socket.create_connection(("127.0.0.1", service.port), timeout=30) as second:
+                assert second.recv(1024) == b""  # over maxconn: closed at once, unanswered
+        finally:
+            first.close()

@@ -13,7 +13,7 @@ import os
 import threading
 from collections.abc import Coroutine
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from mqtool import messages
 from mqtool.clock import Clock
@@ -21,7 +21,9 @@ from mqtool.engine.http.config import ConfigError
 from mqtool.engine.http.service import event_loop_thread
 
 from .config import RestConfig, clear_status, config_path, load, write_status
-from .server import RestServer
+
+if TYPE_CHECKING:
+    from .server import RestServer
 
 T = TypeVar("T")
 
@@ -53,10 +55,12 @@ class RestService:
 
     # ------------------------------------------------------------- lifecycle
     def start(self, loop: Any = None) -> None:
-        """Starts the event loop thread (the listener opens at the next poll)."""
-        if self._loop is not None:
-            return
-        self._loop, self._thread = event_loop_thread("mqtool-rest-loop")
+        """Nothing yet: the event loop thread starts when a listener is first opened, so a
+        store without rest.yaml costs its loops no thread."""
+
+    def _event_loop(self) -> None:
+        if self._loop is None:
+            self._loop, self._thread = event_loop_thread("mqtool-rest-loop")
 
     def stop(self) -> None:
         """Closes the listener and its connections, then the event loop."""
@@ -99,6 +103,9 @@ class RestService:
         if self._retry > 0:
             self._retry -= 1
             return
+        from .server import RestServer  # h11 and the session, only when REST is configured
+
+        self._event_loop()
         server = RestServer(self.state_dir, self.clock, self.config)
         try:
             self._call(server.start())
