@@ -682,3 +682,19 @@ def test_the_listener_binds_only_127_0_0_1_and_holds_connections_to_maxconn(stat
                 assert second.recv(1024) == b""  # over maxconn: closed at once, unanswered
         finally:
             first.close()
+
+
+def test_the_zowe_mq_plugin_request_as_it_sends_it(client: Client) -> None:
+    """zowe mq run mqsc QMGR CMD: REST API v1, CSRF header "true", runCommand, and the
+    answer's commandResponse[].text printed."""
+    status, _, data = client.request(
+        "POST",
+        "/ibmmq/rest/v1/admin/action/qmgr/CSQ1/mqsc",
+        json.dumps({"type": "runCommand", "parameters": {"command": "DISPLAY QLOCAL(SYSTEM.DEAD.QUEUE)"}}),
+        csrf=False,
+        headers={"Content-Type": "application/json", "ibm-mq-rest-csrf-token": "true"},
+    )
+    document = json.loads(data)
+    assert status == 200 and document["overallCompletionCode"] == 0
+    assert "QUEUE(SYSTEM.DEAD.QUEUE)" in document["commandResponse"][0]["text"]
+    assert document["commandResponse"][0]["text"][-1].startswith("CSQ9022I -CSQ1 CSQMDRTS ' DISPLAY QLOCAL'")
