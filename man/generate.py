@@ -42,6 +42,9 @@ DIALECT_TITLES = {
     "zos": "IBM MQ for z/OS (MQSC)",
     "ztpf_http": "z/TPF HTTP server (ZHTPS)",
 }
+# Hand-written pages with nothing generated in them; a test of their own checks each
+# (mqtool-rest.7: tests/test_rest_cli.py, against the REST API's ids, roles and headers).
+HAND_WRITTEN = ("mqtool-rest.7",)
 SECTION_SEVEN = ("mqtool-ztpf(7)", "mqtool-zos(7)", "mqtool-http(7)", "mqtool-messages(7)")
 # Message id prefixes -> the heading they are listed under in mqtool-messages(7).
 MESSAGE_GROUPS = (
@@ -50,6 +53,7 @@ MESSAGE_GROUPS = (
     ("MQSC", "z/TPF MQ (ZMQSC and its engine)"),
     ("HTTPS", "z/TPF HTTP server (ZHTPS)"),
     ("CSQ", "IBM MQ for z/OS (MQSC)"),
+    ("MQWB", "IBM MQ REST API (mqweb), in the error JSON of the REST API stand-in"),
 )
 _OPTION_NAMES = re.compile(r"^(-[^\s,/]+(?:(?:, | / )-[^\s,/]+)*)(.*)$")
 _CODE = re.compile(r"`([^`]+)`")
@@ -426,6 +430,8 @@ def expected() -> dict[str, str]:
         path = MAN / page
         if path.exists():
             pages[page] = fill_keywords(path.read_text(encoding="utf-8"), dialect)
+    for page in HAND_WRITTEN:
+        pages[page] = (MAN / page).read_text(encoding="utf-8")
     orphans = sorted(p.name for p in EXTRA.glob("*.troff") if p.name.removesuffix(".troff") not in pages)
     if orphans:
         raise SystemExit(f"man/extra has prose for pages that are not generated: {', '.join(orphans)}")

@@ -33,6 +33,7 @@ SUBCOMMANDS: dict[str, str] = {
     "serve": "mqtool.cli_engine:serve",
     "console": "mqtool.cli_engine:console",
     "http": "mqtool.cli_http:http",
+    "rest": "mqtool.cli_rest:rest",
     "estimate": "mqtool.cli_estimate:estimate",
     "smf": "mqtool.cli_smf:smf",
 }
@@ -50,6 +51,7 @@ SHORT_HELP: dict[str, str] = {
     "serve": "Run the systems in real time: timers, channels, HTTP servers.",
     "console": "Show the unsolicited console messages (--follow to keep watching).",
     "http": "Write z/TPF HTTP server configuration files; list the servers.",
+    "rest": "Configure the MQ REST API stand-in (mqweb) that mqtool serve runs; show it.",
     "estimate": "Capacity planning: what compression would save on your own payloads.",
     "smf": "Show z/OS statistics records (queue statistics, log manager) as text, CSV or JSON.",
 }

@@ -104,6 +104,96 @@ CATALOGUE: dict[str, Entry] = {
         "A WHERE filter applies to an MQSC DISPLAY only, not to: {command}",
         "The JSON interface was given a where clause for a command that is not an MQSC DISPLAY.",
     ),
+    # the MQ REST API stand-in (mqtool rest, mqtool serve): its console lines, then the ids of the
+    # error JSON it answers with: IBM mqweb's MQWB ids where IBM documents one, else mqtool's own.
+    "MQT0350I": Entry(
+        "REST API listening on http://{address}/ibmmq/rest/v2 ({users})",
+        "mqtool serve (or the shell) opened the REST listener that mqtool rest init configured.",
+    ),
+    "MQT0351E": Entry(
+        "REST API cannot listen on {address}: {reason}; trying again every {seconds}s",
+        "The REST listener could not be opened (the port is in use, or the address is not this machine's).",
+    ),
+    "MQT0352E": Entry(
+        "REST API configuration {path} cannot be used: {reason}",
+        "rest.yaml is damaged or was edited wrongly; nothing listens until it is fixed (mqtool rest init --force).",
+    ),
+    "MQT0360E": Entry(
+        "The request body is not valid JSON: {problem}",
+        "A POST to the mqsc resource whose body does not parse as JSON (or is not UTF-8). Nothing was run.",
+    ),
+    "MQT0361E": Entry(
+        "The request body must be a JSON object, not {kind}",
+        "A POST to the mqsc resource whose JSON body is an array, a string or a number. Nothing was run.",
+    ),
+    "MQT0362E": Entry(
+        "The request body's {field} {problem}",
+        "A field of a runCommand or runCommandJSON body is missing, of the wrong JSON type or has an unknown "
+        "value (type must be runCommand or runCommandJSON). Nothing was run.",
+    ),
+    "MQT0363E": Entry(
+        "The {method} method is not allowed for {path}; allowed: {allowed}",
+        "A known resource was asked with a method it does not take (the Allow header lists those it takes).",
+    ),
+    "MQT0364E": Entry(
+        "Queue {queue} does not exist on queue manager {qmgr}",
+        "The messaging API named a queue the queue manager does not have (MQRC 2085).",
+    ),
+    "MQT0365E": Entry(
+        "The request body is larger than {limit} bytes",
+        "A body over the listener's maxbody (rest.yaml) was refused before it was read whole.",
+    ),
+    "CSQN205I": Entry(
+        "  COUNT={count:>8}, RETURN={code}, REASON={reason}",
+        "The first line of a z/OS command server reply (REST runCommand): the replies that follow, counting "
+        "this one, and the return and reason codes in hexadecimal (0000000C and 00000008 when the command failed).",
+    ),
+    "MQWB0000E": Entry(
+        "An unexpected exception {exception} occurred.",
+        "An exception was thrown which is not otherwise handled (mqtool: an internal error; nothing was committed).",
+    ),
+    "MQWB0009E": Entry(
+        "Could not query the queue manager '{qmgr}'.",
+        "The REST API was invoked specifying a queue manager name which cannot be located.",
+    ),
+    "MQWB0100E": Entry(
+        "The CSRF header {header} was omitted from the request.",
+        "The REST API request cannot be completed because the CSRF header was omitted.",
+    ),
+    "MQWB0103E": Entry(
+        "Not authorized to {action} {target}.",
+        "The authenticated principal is not authorized to perform the requested REST API operation.",
+    ),
+    "MQWB0104E": Entry(
+        "The REST API request to {uri} is not authenticated.",
+        "The REST API request cannot be completed because credentials were omitted from the request "
+        "(or do not match a user of rest.yaml).",
+    ),
+    "MQWB0116E": Entry(
+        "The URI cannot be invoked as it does not correspond to an existing REST interface.",
+        "There is no corresponding REST interface on the provided URI.",
+    ),
+    "MQWB0300E": Entry(
+        "Cannot create messaging connection to {qmgr} on {host}.",
+        "The queue manager or destination might not be created or active (mqtool: the queue manager is stopped).",
+    ),
+    "MQWB0302E": Entry(
+        "The {header} request header cannot be set as {value} is not a valid request header value.",
+        "The API request cannot be completed because an invalid value was specified for a request header.",
+    ),
+    "MQWB0303E": Entry(
+        "An unforeseen error occurred while sending, publishing, receiving, or browsing the message.",
+        "An underlying error occurred while sending, publishing, receiving, or browsing the message "
+        "(mqtool: the queue manager refused it; reasonCode says why).",
+    ),
+    "MQWB0305E": Entry(
+        "The character set {charset} is not acceptable for the request.",
+        "The request is encoded using an unacceptable character set.",
+    ),
+    "MQWB0306E": Entry(
+        "The media type is unsupported for this type of request.",
+        "The request attempted to use an unsupported media type.",
+    ),
     # engine workload: puts, gets, the console, serve (mqtool put/get/console/serve, .put/.get/.console)
     "MQT0101I": Entry(
         "Put {messages} to {queue}{route}: {length}, stored {stored}; {compressed} compressed, {persistent} persistent",
@@ -613,3 +703,8 @@ def text(msg_id: str, fields: dict[str, Any]) -> str:
     """The message text with its fields filled in. Tabs in a template (the z/TPF STAT
     display's Count Rate RateHigh table) stay tabs, byte for byte as in the seed."""
     return CATALOGUE[msg_id].template.format(**fields)
+
+
+def line(msg_id: str, **fields: Any) -> str:
+    """`ID text`: a message as one console or error line."""
+    return f"{msg_id} {text(msg_id, fields)}"

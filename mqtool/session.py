@@ -73,6 +73,9 @@ class Session:
         # (`.get` under syncpoint, the summary of an interrupted `.put`); the caller that
         # prints the responses sets it. None: responses are returned whole.
         self.emit: Callable[[str], None] | None = None
+        # Every command goes to the current system and no other (a CPF of another system or
+        # an MQSC verb on a z/TPF system is refused): the REST API's queue manager in the URL.
+        self.pinned = False
         # What the last command read, kept while Store.generation() says nothing changed.
         self._systems: list[SystemRecord] = []
         self._systems_generation: tuple[int, int] | None = None
@@ -138,11 +141,11 @@ class Session:
         if upper in ZTPF_HTTP_WORDS:
             return self._dialect("ztpf_http", line, current, systems, check_only)
         cpf_system, rest = _match_cpf(line, systems)
-        if cpf_system is not None:
+        if cpf_system is not None and not (self.pinned and cpf_system is not current):
             return self._dialect("zos", rest, cpf_system, systems, check_only, cpf=True)
         if tables.load("zos").verb(upper) is not None or _module("mqtool.commands.zos").recognised(upper):
             # None of the rules settles it: the current system makes the refusal (MQT0011E).
-            target = self.current_zos(systems) or current
+            target = current if self.pinned else (self.current_zos(systems) or current)
             return self._dialect("zos", line, target, systems, check_only)
         return self._unknown(first, systems)
 

@@ -132,8 +132,12 @@ class HttpServer:
         hardware: Callable[[], bool],
         stats: HttpStats,
         perf: Callable[[], float] = time.perf_counter,
+        connection: type[_Connection] | None = None,
     ) -> None:
         self._options_provider = options_provider
+        # What serves each accepted connection: the z/TPF server's _Connection, or a
+        # subclass that answers other requests over the same machinery (the REST API).
+        self._connection = connection or _Connection
         self._hardware = hardware
         self.stats = stats
         self._perf = perf
@@ -291,7 +295,7 @@ class HttpServer:
             if not isinstance(exc, OSError):
                 self._internal_error(exc)
             return
-        await _Connection(self, reader, writer, options).run()
+        await self._connection(self, reader, writer, options).run()
 
     @contextlib.contextmanager
     def _streaming(self) -> Iterator[None]:
@@ -560,7 +564,17 @@ async def _file_chunks(handle: BinaryIO, size: int) -> AsyncGenerator[bytes, Non
 
 
 class _Connection:
-    """Serves the requests of one accepted connection with the options it got."""
+    """Serves the requests of one accepted connection with the options it got.
+
+    A subclass may serve other requests over the same reading, limits and writing:
+    it sets `body_limit` (the largest request body, 413 above it), `keeps_body` (the
+    body read is kept in `self.body` instead of discarded) and overrides `_respond`.
+    """
+
+    #: The largest request body; a larger one is refused with 413.
+    body_limit = BODY_LIMIT
+    #: Whether the request body is kept in `self.body` (else read and discarded).
+    keeps_body = False
 
     def __init__(
         self,
@@ -582,6 +596,7 @@ class _Connection:
         self.received = 0
         self.peer_closed = False
         self.head_request = False
+        self.body = b""
 
     async def run(self) -> None:
         try:
@@ -618,7 +633,7 @@ class _Connection:
                 self.head_request = request.method == b"HEAD"
                 if not _version_supported(request.http_version):
                     raise _Refused(505)
-                if _declared_length(request) > BODY_LIMIT:
+                if _declared_length(request) > self.body_limit:
                     # Answered at once: waiting for a body that may never come
                     # would hold the connection until TIMEOUT.
                     raise _Refused(413)
@@ -701,19 +716,25 @@ class _Connection:
                 return None  # ConnectionClosed (PAUSED cannot occur at a cycle start)
 
     async def _drain_body(self) -> None:
-        """Reads and discards a request body; GET and HEAD do not use one."""
+        """Reads a request body: discarded (GET and HEAD do not use one), or kept in
+        `self.body` when `keeps_body` says so; never more than `body_limit` bytes."""
         if self.protocol.they_are_waiting_for_100_continue:
             await self._write([self._send(h11.InformationalResponse(status_code=100, headers=[]))])
         total = 0
+        kept: list[bytes] = []
+        self.body = b""
         while True:
             event = self.protocol.next_event()
             if event is h11.NEED_DATA:
                 await self._read(_READ_SIZE)
             elif isinstance(event, h11.Data):
                 total += len(event.data)
-                if total > BODY_LIMIT:  # a chunked body declares no length
+                if total > self.body_limit:  # a chunked body declares no length
                     raise _Refused(413)
+                if self.keeps_body:
+                    kept.append(bytes(event.data))
             else:
+                self.body = b"".join(kept)
                 return  # EndOfMessage
 
     # --------------------------------------------------------------- answering
@@ -939,9 +960,15 @@ class _Connection:
         return data or b""
 
     async def _write(self, parts: list[bytes]) -> None:
-        for part in parts:
-            if part:
-                self.writer.write(part)
+        if sum(len(part) for part in parts) <= BODY_BUFFER:
+            # One send for a small response (head, body and end together), not one each.
+            self.writer.write(b"".join(parts))
+        else:
+            for part in parts:
+                if part:
+                    self.writer.write(part)
+        if not self.writer.transport.get_write_buffer_size():
+            return  # all sent: nothing to wait for (a lost connection shows at the next read)
         try:
             async with asyncio.timeout(self.options.timeout):
                 await self.writer.drain()

@@ -40,7 +40,7 @@ from .records import (
 from .server import HttpServer
 from .stats import HttpStats
 
-__all__ = ["POLL_SECONDS", "HttpService"]
+__all__ = ["POLL_SECONDS", "HttpService", "event_loop_thread"]
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -156,18 +156,7 @@ class HttpService:
         """Starts the event loop that the servers run on."""
         if self._loop is not None:
             return
-        loop = asyncio.new_event_loop()
-        ready = threading.Event()
-
-        def run() -> None:
-            asyncio.set_event_loop(loop)
-            loop.call_soon(ready.set)
-            loop.run_forever()
-
-        self._loop = loop
-        self._loop_thread = threading.Thread(target=run, name="mqtool-http-loop", daemon=True)
-        self._loop_thread.start()
-        ready.wait(_CALL_SECONDS)
+        self._loop, self._loop_thread = event_loop_thread("mqtool-http-loop")
 
     def close(self) -> None:
         """Stops every listener, releases them in the store, ends the event loop."""
@@ -463,6 +452,23 @@ class HttpService:
         served.reset_generation = status.reset_generation
         served.last_active = delta.active
         served.drained = status.drain_request
+
+
+def event_loop_thread(name: str) -> tuple[asyncio.AbstractEventLoop, threading.Thread]:
+    """A new asyncio event loop running in a daemon thread of its own (started: it
+    takes coroutines from asyncio.run_coroutine_threadsafe when this returns)."""
+    loop = asyncio.new_event_loop()
+    ready = threading.Event()
+
+    def run() -> None:
+        asyncio.set_event_loop(loop)
+        loop.call_soon(ready.set)
+        loop.run_forever()
+
+    thread = threading.Thread(target=run, name=name, daemon=True)
+    thread.start()
+    ready.wait(_CALL_SECONDS)
+    return loop, thread
 
 
 class HttpLoopService:

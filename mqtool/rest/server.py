@@ -1,0 +1,316 @@
+"""The REST API on the z/TPF HTTP server's machinery: a connection class that routes
+each request (`/ibmmq/rest/v1|v2|v3/...`), authenticates it (HTTP Basic against the
+users of rest.yaml), checks IBM's CSRF header and the user's mqweb roles, and hands the
+work to the one store thread of `RestApi`. Reading, the head and body bounds, 413, 505,
+time-outs, connection bounds and writing are the HTTP server's own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import concurrent.futures
+import hashlib
+import hmac
+import secrets
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+from urllib.parse import parse_qsl
+
+import h11
+
+from mqtool.clock import Clock
+from mqtool.engine.http.server import HttpServer, _Connection, _header, _request_segments
+from mqtool.engine.http.stats import HttpStats
+from mqtool.state.store import DB_NAME
+
+from .api import CSRF_HEADER, MAX_WAIT_MS, Got, Reply, RestApi, RestError, error_reply
+from .config import RestConfig, RestUser, check_password
+
+T = TypeVar("T")
+
+VERSIONS = {"v1": 1, "v2": 2, "v3": 3}
+ADMIN_ROLES = ("MQWebAdmin", "MQWebUser")
+# Verified credentials kept (as HMACs) so that a keep-alive client does not pay the
+# password hash on every request; more than this many distinct ones empties the cache.
+_CACHE_LIMIT = 1024
+# Polling an empty queue for a get with wait: first pause, doubling up to the last.
+_WAIT_FIRST, _WAIT_MAX = 0.01, 0.2
+# Request bodies up to this size have their read-only answers cached (AnswerCache).
+_CACHED_BODY = 4096
+_REALM = [("WWW-Authenticate", 'Basic realm="mqtool"')]
+
+
+class Authenticator:
+    """HTTP Basic authentication against the users of the configuration."""
+
+    def __init__(self, users: tuple[RestUser, ...]) -> None:
+        self._users = {user.name: user for user in users}
+        self._key = secrets.token_bytes(32)
+        self._known: dict[bytes, str] = {}
+
+    def _digest(self, header: str) -> bytes:
+        return hmac.new(self._key, header.encode("latin-1", "replace"), hashlib.sha256).digest()
+
+    def known(self, header: str | None) -> RestUser | None:
+        """The user of credentials verified before (no hashing: fast, on the event loop)."""
+        if header is None:
+            return None
+        name = self._known.get(self._digest(header))
+        return None if name is None else self._users.get(name)
+
+    def verify(self, header: str | None) -> RestUser | None:
+        """The user whose name and password the Authorization header carries (scrypt:
+        run it off the event loop), remembered when they match."""
+        if header is None:
+            return None
+        scheme, _, token = header.strip().partition(" ")
+        if scheme.lower() != "basic":
+            return None
+        try:
+            decoded = base64.b64decode(token.strip(), validate=True).decode("utf-8")
+        except (binascii.Error, ValueError):
+            return None
+        name, colon, password = decoded.partition(":")
+        user = self._users.get(name)
+        if not colon or user is None or not check_password(user.password, password):
+            return None
+        if len(self._known) >= _CACHE_LIMIT:
+            self._known.clear()
+        self._known[self._digest(header)] = user.name
+        return user
+
+
+class AnswerCache:
+    """Answers of commands that change nothing (DISPLAY), kept on the event loop so that
+    a client polling a display (monitors do) costs no store thread work while nothing
+    changes: an answer is given again only while no connection has committed anything
+    to the store since it was made (SQLite's data_version, read on a connection of the
+    event loop's own, so it sees the store thread's commits too) and the clock is before
+    its `valid_until` (the end of its second, or the next timer due)."""
+
+    def __init__(self, database: Path, clock: Clock) -> None:
+        self._database = database
+        self._clock = clock
+        self._probe: sqlite3.Connection | None = None
+        self._answers: dict[tuple[str, bytes], tuple[int, float, Reply]] = {}
+
+    def version(self) -> int:
+        """The store's data version as this cache's own connection sees it; -1 (nothing
+        is kept) before the store file exists or when it cannot be read."""
+        try:
+            if self._probe is None:
+                self._probe = sqlite3.connect(f"{self._database.as_uri()}?mode=ro", uri=True, isolation_level=None)
+            return int(self._probe.execute("PRAGMA data_version").fetchone()[0])
+        except sqlite3.Error:
+            self.close()
+            return -1
+
+    def get(self, key: tuple[str, bytes]) -> Reply | None:
+        found = self._answers.get(key)
+        if found is None:
+            return None
+        version, valid_until, reply = found
+        if self._clock.timestamp() >= valid_until or self.version() != version:
+            del self._answers[key]
+            return None
+        return reply
+
+    def put(self, key: tuple[str, bytes], reply: Reply, version: int) -> None:
+        """Keeps a read-only command's answer made while the store was at `version`,
+        unless something was committed meanwhile (by the command's own timers too)."""
+        if reply.valid_until is None or len(key[1]) > _CACHED_BODY or version < 0 or self.version() != version:
+            return
+        if len(self._answers) >= _CACHE_LIMIT:
+            self._answers.clear()
+        self._answers[key] = (version, reply.valid_until, reply)
+
+    def close(self) -> None:
+        if self._probe is not None:
+            self._probe.close()
+            self._probe = None
+
+
+class RestContext:
+    """What every connection of one REST listener shares: the configuration, the
+    authenticator, and the store thread with its RestApi."""
+
+    def __init__(self, state_dir: Path, clock: Clock, config: RestConfig) -> None:
+        self.config = config
+        self.auth = Authenticator(config.users)
+        self.api = RestApi(state_dir, clock, config.host)
+        self.answers = AnswerCache(Path(state_dir) / DB_NAME, clock)
+        self._store_thread = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="mqtool-rest-store")
+
+    async def call(self, func: Callable[..., T], *args: Any) -> T:
+        """Runs `func` in the store thread (one at a time: the store is one connection)."""
+        return await asyncio.get_running_loop().run_in_executor(self._store_thread, func, *args)
+
+    async def close(self) -> None:
+        """Closes the cache's connection (on the event loop, whose thread opened it), then
+        the store and its thread."""
+        self.answers.close()
+        await asyncio.to_thread(self._close_store)
+
+    def _close_store(self) -> None:
+        self._store_thread.submit(self.api.close).result()
+        self._store_thread.shutdown(wait=True)
+
+
+class RestConnection(_Connection):
+    """One connection of the REST listener (see the module docstring)."""
+
+    keeps_body = True
+
+    @property
+    def body_limit(self) -> int:  # type: ignore[override]
+        return self.rest.config.maxbody
+
+    @property
+    def rest(self) -> RestContext:
+        assert isinstance(self.server, RestServer)
+        return self.server.rest
+
+    async def _respond(self, request: h11.Request, keep_10: bool) -> bool:
+        got: Got | None = None
+        try:
+            reply = await self._answer(request)
+            if isinstance(reply, Got):
+                got, reply = reply, reply.reply
+        except RestError as error:
+            reply = error.reply()
+        headers = [*reply.headers, ("Content-Length", str(len(reply.body)))]
+        try:
+            return await self._send_response(reply.status, headers, reply.body, keep_10=keep_10)
+        except BaseException:
+            if got is not None:
+                # The client did not take the message: it goes back where it was.
+                await asyncio.shield(self.rest.call(self.rest.api.restore, got))
+            raise
+
+    async def _send_simple(
+        self,
+        status: int,
+        *,
+        close: bool = False,
+        keep_10: bool = False,
+        extra: list[tuple[str, str]] | None = None,
+    ) -> bool:
+        """The HTTP server's own refusals, as IBM's error JSON where REST has one."""
+        if status == 413:
+            reply = error_reply(413, "MQT0365E", limit=self.rest.config.maxbody)
+        elif status == 500:
+            reply = error_reply(500, "MQWB0000E", exception="(internal error)")
+        else:
+            return await super()._send_simple(status, close=close, keep_10=keep_10, extra=extra)
+        headers = [*reply.headers, ("Content-Length", str(len(reply.body))), *(extra or [])]
+        if close:
+            headers.append(("Connection", "close"))
+        return await self._send_response(status, headers, reply.body, keep_10=keep_10)
+
+    # ------------------------------------------------------------------ routing
+    async def _answer(self, request: h11.Request) -> Reply | Got:
+        rest = self.rest
+        method = request.method.decode("ascii", "replace").upper()
+        target = request.target
+        path, _, query_text = target.partition(b"?")
+        segments = _request_segments(path)
+        if segments is None or len(segments) < 4 or segments[:2] != ["ibmmq", "rest"] or segments[2] not in VERSIONS:
+            raise RestError(404, "MQWB0116E")
+        version = VERSIONS[segments[2]]
+        route = segments[3:]
+        allowed, kind, names = _route(route)
+        header = _header(request, b"authorization")
+        user = rest.auth.known(header)
+        if user is None and header is not None:
+            user = await asyncio.to_thread(rest.auth.verify, header)
+        if user is None:
+            uri = path.decode("latin-1")
+            raise RestError(401, "MQWB0104E", headers=_REALM, uri=uri)
+        if method not in allowed:
+            raise RestError(
+                405,
+                "MQT0363E",
+                headers=[("Allow", ", ".join(allowed))],
+                method=method,
+                path=path.decode("latin-1"),
+                allowed=", ".join(allowed),
+            )
+        if method != "GET" and _header(request, CSRF_HEADER.encode()) is None:
+            raise RestError(403, "MQWB0100E", header=CSRF_HEADER)
+        headers = {name.decode("latin-1"): value.decode("latin-1") for name, value in request.headers}
+        if kind == "qmgr":
+            return await rest.call(rest.api.qmgr, names[0] if names else None)
+        if kind == "mqsc":
+            if not user.has(*ADMIN_ROLES) and not user.has("MQWebAdminRO"):
+                raise RestError(403, "MQWB0103E", action="run commands on", target=names[0])
+            media = headers.get("content-type", "").partition(";")[0].strip().lower()
+            if media != "application/json":
+                raise RestError(415, "MQWB0306E")
+            key = (names[0], self.body)
+            cached = rest.answers.get(key)
+            if cached is not None:
+                return cached
+            version = rest.answers.version()
+            reply = await rest.call(rest.api.mqsc, names[0], self.body, not user.has(*ADMIN_ROLES))
+            rest.answers.put(key, reply, version)
+            return reply
+        qmgr, queue = names
+        if not user.has("MQWebUser"):
+            action = {"POST": "put to", "DELETE": "get from", "GET": "browse from"}[method]
+            raise RestError(403, "MQWB0103E", action=action, target=queue)
+        if method == "POST":
+            return await rest.call(rest.api.put, qmgr, queue, version, headers, self.body)
+        query = dict(parse_qsl(query_text.decode("latin-1"), keep_blank_values=True))
+        wait = _wait(query.get("wait", "0")) if method == "DELETE" else 0
+        return await self._get(qmgr, queue, version, query, method == "GET", wait)
+
+    async def _get(
+        self, qmgr: str, queue: str, version: int, query: dict[str, str], browse: bool, wait_ms: int
+    ) -> Reply | Got:
+        """A get (or browse); with `wait`, the queue is tried again, each try a short
+        transaction in the store thread, until a message comes or the time is up."""
+        rest = self.rest
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + wait_ms / 1000
+        pause = _WAIT_FIRST
+        while True:
+            got = await rest.call(rest.api.get, qmgr, queue, version, query, browse)
+            if got is not None:
+                return got
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                return Reply(204)
+            await asyncio.sleep(min(pause, remaining))
+            pause = min(pause * 2, _WAIT_MAX)
+
+
+def _route(route: list[str]) -> tuple[tuple[str, ...], str, list[str]]:
+    """(allowed methods, kind, names) of a path after /ibmmq/rest/vN; RestError 404."""
+    if route == ["admin", "qmgr"]:
+        return ("GET",), "qmgr", []
+    if len(route) == 3 and route[:2] == ["admin", "qmgr"]:
+        return ("GET",), "qmgr", [route[2]]
+    if len(route) == 5 and route[:3] == ["admin", "action", "qmgr"] and route[4] == "mqsc":
+        return ("POST",), "mqsc", [route[3]]
+    if len(route) == 6 and route[:2] == ["messaging", "qmgr"] and route[3] == "queue" and route[5] == "message":
+        return ("POST", "DELETE", "GET"), "message", [route[2], route[4]]
+    raise RestError(404, "MQWB0116E")
+
+
+def _wait(text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or len(text) > 10 or int(text) > MAX_WAIT_MS:
+        raise RestError(400, "MQT0362E", field="wait query parameter", problem="must be milliseconds, 0 or more")
+    return int(text)
+
+
+class RestServer(HttpServer):
+    """The HTTP server of the REST listener (not yet started: `await start()`)."""
+
+    def __init__(self, state_dir: Path, clock: Clock, config: RestConfig) -> None:
+        options = config.options(state_dir)
+        super().__init__(lambda: options, lambda: False, HttpStats(), clock.perf, connection=RestConnection)
+        self.rest = RestContext(state_dir, clock, config)
