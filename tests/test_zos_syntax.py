@@ -132,7 +132,7 @@ def test_display_selection_errors(mq: Any, line: str, first: str) -> None:
 
 def test_unknown_verb_and_object(mq: Any) -> None:
     assert zos(mq, "-CSQ1 RESET QSTATS(X)", "DEFINE NAMELIST(X)") == (
-        "CSQ9001E -CSQ1 CSQ9SCND 'RESET' is invalid\n"
+        "CSQ9001E -CSQ1 CSQ9SCND 'QSTATS' is invalid\n"
         "CSQ9023E -CSQ1 CSQ9SCND ' RESET QSTATS' ABNORMAL COMPLETION\n"
         "CSQ9001E -CSQ1 CSQ9SCND 'NAMELIST' is invalid\n"
         "CSQ9023E -CSQ1 CSQ9SCND ' DEFINE NAMELIST' ABNORMAL COMPLETION\n"

@@ -1,4 +1,5 @@
-"""START QMGR: starts a stopped queue manager. The parameter module is read again, so
+"""START QMGR: starts a stopped queue manager (START CHINIT and START CHANNEL are in
+channels.py). The parameter module is read again, so
 SET LOG and SET ARCHIVE values are gone, the log restarts at the latest RBA, and
 non-persistent messages do not survive the restart."""
 
@@ -8,10 +9,14 @@ from typing import Any
 
 from mqtool.response import NO_CSECT, Response
 
-from . import logs, manager, refuse, reply
+from . import logs, manager, refuse, reply, stopped
 
 
 def handle(ctx: Any, req: Any) -> Response:
+    if req.object.name != "QMGR":
+        from .channels import start
+
+        return stopped(ctx, req) or start(ctx, req)
     tx, system = ctx.tx, ctx.system
     record = manager(tx, system, ctx.now)
     if record.status.get("state", "STARTED") != "STOPPED":

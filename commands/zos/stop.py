@@ -1,5 +1,5 @@
 """STOP QMGR: stops the queue manager; until START QMGR every other command gets
-CSQ3106E."""
+CSQ3106E (STOP CHINIT and STOP CHANNEL are in channels.py)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,10 @@ from . import active_only, manager, reply
 
 @active_only
 def handle(ctx: Any, req: Any) -> Response:
+    if req.object.name != "QMGR":
+        from .channels import stop
+
+        return stop(ctx, req)
     record = manager(ctx.tx, ctx.system, ctx.now)
     record.status["state"] = "STOPPED"
     ctx.tx.put_status(record)

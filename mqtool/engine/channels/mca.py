@@ -1,0 +1,955 @@
+"""The message channel agents: a sender channel moves the messages of its transmission
+queue to the queue manager its CONNAME names, where the receiver channel of the same
+name puts each one to the queue its transmission header names.
+
+Both ends live in one store, but the protocol is MQ's: at start the sender binds
+(finds its partner, negotiates the compression technique, the batch size and the
+largest message, resolves a batch left in doubt and checks the sequence numbers), then
+moves batches, each in two transactions:
+
+1. send and receive: the batch is read from the transmission queue (its messages stay
+   there, marked in flight), compressed as negotiated, inflated on the receiving side
+   within its declared length and put to the destination queues (or the partner's
+   dead-letter queue); the receiver records the batch's last sequence number and its
+   logical unit of work id (LUWID), the sender records the batch as in doubt. Commit.
+2. confirm: the sender sees the receiver holds the batch's LUWID and removes the
+   messages from its transmission queue; its sequence number moves on. Commit.
+
+A process killed between the two leaves the batch in doubt: whoever drives the channel
+next (any process that ticks) asks the receiver and commits (the receiver has the
+batch) or backs out (it has not), so no message is lost or duplicated. An operator can
+do the same with RESOLVE CHANNEL, and RESET the sequence numbers.
+
+Everything here runs from `tick`: one timer per system (`mq-channels`) takes one step
+of each of the system's sender channels per run (bind, send a batch, or confirm one)
+in the tick's transaction, each step inside a savepoint, so a failing step (corrupt
+compressed data, a dead-letter queue that refuses) is rolled back alone and sends its
+channel to RETRYING. Commands call `start`, `stop`, `reset`, `resolve`, `start_chinit`
+and `stop_chinit` inside their own transaction.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from mqtool.engine import codecs
+from mqtool.engine.channels import deadletter, wire
+from mqtool.engine.channels.partner import (
+    Platform,
+    chinit_active,
+    deadq,
+    listening,
+    platform_of,
+    queue_manager,
+    started,
+)
+from mqtool.engine.channels.status import (
+    ACTIVE_STATES,
+    BINDING,
+    INACTIVE,
+    RETRYING,
+    RUNNING,
+    STOPPED,
+    ChannelStatus,
+    InDoubt,
+    Totals,
+    next_seq,
+)
+from mqtool.engine.console import console
+from mqtool.engine.core.handle import QueueHandle
+from mqtool.engine.core.message import PutOptions
+from mqtool.engine.core.reasons import (
+    GET_INHIBITED,
+    MSG_TOO_BIG_FOR_CHANNEL,
+    NAMES,
+    UNKNOWN_OBJECT_NAME,
+    MQError,
+)
+from mqtool.engine.platforms import open_queue
+from mqtool.engine.timers import TickContext, schedule, timer
+from mqtool.state import ObjectRecord, SystemRecord, Transaction
+from mqtool.state import messages as runs
+
+if TYPE_CHECKING:
+    from mqtool.clock import Clock
+    from mqtool.state import Store
+
+CHANNEL_TIMER = "mq-channels"
+POLL = 0.25  # seconds between looks at an idle running channel's transmission queue
+# Retry schedule of a channel that cannot run: MQ's defaults SHORTRTY(10) SHORTTMR(60)
+# LONGTMR(1200) (LONGRTY 999999999 never runs out); mqtool has no keywords for them.
+SHORT_RETRIES = 10
+SHORT_INTERVAL = 60.0
+LONG_INTERVAL = 1200.0
+MQRC_OBJECT_IN_USE = 2042
+MQRC_UNKNOWN_REMOTE_Q_MGR = 2087
+# Reason names the core's table does not hold (only channels give these reasons).
+_MORE_NAMES = {MQRC_OBJECT_IN_USE: "MQRC_OBJECT_IN_USE", MQRC_UNKNOWN_REMOTE_Q_MGR: "MQRC_UNKNOWN_REMOTE_Q_MGR"}
+CSECT = "CSQXRCTL"  # the channel initiator module named in z/OS console messages (mqtool's choice)
+CRASH_VARIABLE = "MQTOOL_TEST_CHANNEL_CRASH"  # tests only: "send" or "confirm" (see _test_crash)
+
+# Console messages: event -> (z/TPF id, z/OS id).
+MESSAGES: dict[str, tuple[str, str]] = {
+    "started": ("MQSC0301I", "CSQX500I"),
+    "receiving": ("MQSC0302I", "CSQX500I"),
+    "stopped": ("MQSC0303I", "CSQX501I"),
+    "ended": ("MQSC0304I", "CSQX501I"),
+    "no_listener": ("MQSC0310W", "MQT0510E"),
+    "partner_stopped": ("MQSC0311W", "MQT0511E"),
+    "partner_chinit": ("MQSC0312W", "MQT0512E"),
+    "remote_undefined": ("MQSC0313W", "CSQX520E"),
+    "remote_stopped": ("MQSC0314W", "CSQX558E"),
+    "remote_busy": ("MQSC0315W", "MQT0513E"),
+    "remote_type": ("MQSC0316W", "MQT0514E"),
+    "remote_ended": ("MQSC0324W", "MQT0523E"),
+    "xmitq": ("MQSC0317W", "MQT0515E"),
+    "own_stopped": ("MQSC0318W", "MQT0516E"),
+    "batch": ("MQSC0319E", "MQT0517E"),
+    "deadq": ("MQSC0320E", "MQT0518E"),
+    "sequence": ("MQSC0321E", "CSQX526E"),
+    "resolved": ("MQSC0322I", "MQT0519I"),
+    "dead_letter": ("MQSC0323W", "CSQX548E"),
+    "chinit_started": ("", "CSQX022I"),
+    "chinit_stopped": ("", "MQT0509I"),
+}
+
+
+class Refused(Exception):
+    """A channel command that the channel's state does not allow; `kind` says why:
+    active (the channel is running or binding), chinit (the z/OS channel initiator is not
+    active), not_in_doubt, chltype (not for this channel type), chinit_active,
+    chinit_inactive."""
+
+    def __init__(self, kind: str, state: str = "") -> None:
+        super().__init__(kind, state)
+        self.kind = kind
+        self.state = state
+
+
+class BatchFailed(Exception):
+    """A batch that cannot complete; it is rolled back and the channel retries."""
+
+    def __init__(self, cause: str, **fields: Any) -> None:
+        super().__init__(cause, fields)
+        self.cause = cause
+        self.fields = fields
+
+
+@dataclass
+class End:
+    """One end of a channel as read in the current transaction."""
+
+    system: SystemRecord
+    record: ObjectRecord
+    status: ChannelStatus
+
+    @classmethod
+    def of(cls, system: SystemRecord, record: ObjectRecord) -> End:
+        return cls(system, record, ChannelStatus.load(record.status))
+
+    @property
+    def platform(self) -> Platform:
+        return platform_of(self.system)
+
+    @property
+    def chltype(self) -> str:
+        return str(self.record.attrs.get("CHLTYPE", ""))
+
+    @property
+    def name(self) -> str:
+        return self.record.name
+
+    def save(self, tx: Transaction) -> None:
+        self.status.store(self.record.status, self.chltype)
+        tx.put_status(self.record)
+
+    def say(self, tx: Transaction, when: float, event: str, **fields: Any) -> None:
+        """The console message of an event, in the platform's style."""
+        ztpf_id, zos_id = MESSAGES[event]
+        msg_id = zos_id if self.system.platform == "zos" else ztpf_id
+        if msg_id:
+            console(
+                tx, self.system, when, msg_id, CSECT if self.system.platform == "zos" else "", name=self.name, **fields
+            )
+
+
+@dataclass
+class Work:
+    """What a step needs: the transaction, the clock, and the handles it opened (they
+    hear of a rollback)."""
+
+    store: Store
+    clock: Clock
+    tx: Transaction
+    now: float
+    handles: list[QueueHandle] = field(default_factory=list)
+
+    def open(self, system: str, queue: str, platform: str, purpose: str) -> QueueHandle:
+        handle = open_queue(self.store, self.clock, system, queue, platform)
+        handle.open(self.tx, purpose)
+        self.handles.append(handle)
+        return handle
+
+    def close_all(self) -> None:
+        for handle in self.handles:
+            handle.close(self.tx)
+        self.handles.clear()
+
+    def rolled_back(self) -> None:
+        for handle in self.handles:
+            handle.rolled_back(self.tx)
+        self.handles.clear()
+
+
+# Batches this process sent and has not confirmed yet: an in-doubt batch that is not
+# among them was left by a process that ended (the confirm is then a resynchronisation).
+_SENT_HERE: set[tuple[str, str, str, str]] = set()
+
+
+# -- commands ---------------------------------------------------------------------------
+
+
+def start(tx: Transaction, system: SystemRecord, record: ObjectRecord, now: float) -> None:
+    """START: a sender binds at the next tick (BINDING; a retrying one retries now); a
+    receiver or server-connection channel that was stopped accepts partners again."""
+    end = End.of(system, record)
+    status = end.status
+    if system.platform == "zos" and not chinit_active(system, queue_manager(tx, system)):
+        raise Refused("chinit")
+    if end.chltype != "SDR":
+        if status.state == STOPPED:
+            status.state = INACTIVE
+            end.save(tx)
+        return
+    if status.state in (RUNNING, BINDING):
+        raise Refused("active", status.state)
+    status.state = BINDING
+    status.retries = 0
+    status.restart = False
+    end.save(tx)
+    schedule(tx, system.name, CHANNEL_TIMER, now)
+
+
+def stop(store: Store, clock: Clock, tx: Transaction, system: SystemRecord, record: ObjectRecord) -> None:
+    """STOP: the channel ends and stays STOPPED until START (a sender's messages stay on
+    its transmission queue; a batch in doubt is confirmed first when the partner can
+    say whether it has it)."""
+    if system.platform == "zos" and not chinit_active(system, queue_manager(tx, system)):
+        raise Refused("chinit")
+    work = Work(store, clock, tx, clock.timestamp())
+    end = End.of(system, record)
+    _end_channel(work, end, STOPPED)
+
+
+def reset(tx: Transaction, system: SystemRecord, record: ObjectRecord, seqnum: int) -> None:
+    """RESET SEQNUM: the channel's sequence number becomes `seqnum` (at once when the
+    channel is not running, else at its next start); a sender tells its receiver at the
+    next start."""
+    if system.platform == "zos" and not chinit_active(system, queue_manager(tx, system)):
+        raise Refused("chinit")
+    end = End.of(system, record)
+    if end.chltype == "SVRCONN":
+        raise Refused("chltype")
+    status = end.status
+    if status.state in (RUNNING, BINDING):
+        raise Refused("active", status.state)
+    status.seq = seqnum
+    status.reset = end.chltype == "SDR"
+    status.saved = True
+    end.save(tx)
+
+
+def resolve(
+    store: Store, clock: Clock, tx: Transaction, system: SystemRecord, record: ObjectRecord, commit: bool
+) -> int:
+    """RESOLVE ACTION(COMMIT|BACKOUT) of a stopped (or inactive) sender's batch in doubt:
+    COMMIT removes its messages from the transmission queue (the receiver has them),
+    BACKOUT leaves them to be sent again. Returns how many messages the batch held."""
+    if system.platform == "zos" and not chinit_active(system, queue_manager(tx, system)):
+        raise Refused("chinit")
+    end = End.of(system, record)
+    if end.chltype != "SDR":
+        raise Refused("chltype")
+    if end.status.state in ACTIVE_STATES:
+        # A retrying channel resolves its batch itself when it binds.
+        raise Refused("active", end.status.state)
+    indoubt = end.status.indoubt
+    if indoubt is None:
+        raise Refused("not_in_doubt")
+    work = Work(store, clock, tx, clock.timestamp())
+    _settle(work, end, commit)
+    work.close_all()
+    end.save(tx)
+    return indoubt.count
+
+
+def start_chinit(tx: Transaction, system: SystemRecord, now: float) -> None:
+    """START CHINIT (z/OS): channels that were running when it stopped start again."""
+    manager = queue_manager(tx, system)
+    assert manager is not None
+    if chinit_active(system, manager):
+        raise Refused("chinit_active")
+    manager.status["chinit"] = "ACTIVE"
+    tx.put_status(manager)
+    console(tx, system, now, "CSQX001I", CSECT)
+    for record in tx.objects(system.name, "CHANNEL"):
+        end = End.of(system, record)
+        if end.status.restart:
+            end.status.restart = False
+            end.status.state = BINDING
+            end.status.retries = 0
+            end.save(tx)
+            schedule(tx, system.name, CHANNEL_TIMER, now)
+    End(system, manager, ChannelStatus()).say(tx, now, "chinit_started")
+
+
+def stop_chinit(store: Store, clock: Clock, tx: Transaction, system: SystemRecord) -> None:
+    """STOP CHINIT (z/OS): every channel ends (INACTIVE); the senders that were active
+    start again with the next START CHINIT."""
+    manager = queue_manager(tx, system)
+    assert manager is not None
+    if not chinit_active(system, manager):
+        raise Refused("chinit_inactive")
+    work = Work(store, clock, tx, clock.timestamp())
+    for record in tx.objects(system.name, "CHANNEL"):
+        end = End.of(system, record)
+        if end.status.state in ACTIVE_STATES:
+            restart = end.chltype == "SDR"
+            _end_channel(work, end, INACTIVE)
+            if restart:
+                end.status.restart = True
+                end.save(tx)
+    manager.status["chinit"] = "INACTIVE"
+    tx.put_status(manager)
+    End(system, manager, ChannelStatus()).say(tx, work.now, "chinit_stopped")
+
+
+def deleted(tx: Transaction, system: SystemRecord, record: ObjectRecord) -> None:
+    """DELETE of a stopped channel: a batch it held in doubt is forgotten, its messages
+    stay on the transmission queue (a later channel sends them again)."""
+    end = End.of(system, record)
+    if end.chltype == "SDR" and end.status.indoubt is not None:
+        _mark_in_flight(tx, end, [])
+
+
+def _end_channel(work: Work, end: End, state: str) -> None:
+    """Ends one end of a channel (STOP, STOP CHINIT) and tells the other end."""
+    tx, now = work.tx, work.now
+    status = end.status
+    was = status.state
+    if end.chltype == "SDR":
+        partner = _partner(work, end)
+        indoubt = status.indoubt
+        if indoubt is not None and isinstance(partner, End):
+            mine = _sent_key(work, end, indoubt.luwid) in _SENT_HERE
+            committed = _settle(work, end, partner.status.luwid == indoubt.luwid)
+            work.close_all()
+            if not mine:
+                _announce_resolution(work, end, partner, indoubt, committed)
+        receiver = _receiver_of(work, end)
+        if receiver is not None:
+            _release(work, end, receiver)
+    else:
+        status.bound = ""
+    status.state = state
+    end.save(tx)
+    if was in ACTIVE_STATES:
+        end.say(tx, now, "stopped")
+
+
+# -- the timer --------------------------------------------------------------------------
+
+
+@timer(CHANNEL_TIMER)
+def run_channels(context: TickContext, tx: Transaction, system: SystemRecord, due: float) -> float | None:
+    """One step of each of the system's sender channels that has something to do;
+    returns when the next step is due (at once while a channel has work)."""
+    platform = platform_of(system)
+    now = max(due, context.now)
+    wakes: list[float] = []
+    for record in tx.objects(system.name, platform.channel_type):
+        if record.attrs.get("CHLTYPE") != "SDR":
+            continue
+        end = End.of(system, record)
+        state = end.status.state
+        if state not in ACTIVE_STATES:
+            continue
+        if state == RETRYING and end.status.retry_at > now:
+            wakes.append(end.status.retry_at)
+            continue
+        work = Work(context.store, context.clock, tx, now)
+        busy = _guarded_step(work, end)
+        status = end.status
+        if status.state == RETRYING:
+            wakes.append(status.retry_at)
+        elif status.state == BINDING or (status.state == RUNNING and busy):
+            wakes.append(due)
+        elif status.state == RUNNING:
+            wakes.append(now + POLL)
+    return min(wakes) if wakes else None
+
+
+def _guarded_step(work: Work, end: End) -> bool:
+    """One step inside a savepoint: a failure rolls back the step alone and the channel
+    retries (a channel error is never a crash of the process that ticks)."""
+    conn = work.tx.conn
+    conn.execute("SAVEPOINT mq_channel")
+    try:
+        busy = _step(work, end)
+        work.close_all()
+    except BatchFailed as failure:
+        conn.execute("ROLLBACK TO mq_channel")
+        work.rolled_back()
+        fresh = work.tx.get_object(end.system.name, end.record.type, end.name)
+        if fresh is not None:
+            end.record, end.status = fresh, ChannelStatus.load(fresh.status)
+        _retry(work, end, failure.cause, **failure.fields)
+        busy = False
+    except Exception as error:  # any other failure is reported as the batch's
+        conn.execute("ROLLBACK TO mq_channel")
+        work.rolled_back()
+        fresh = work.tx.get_object(end.system.name, end.record.type, end.name)
+        if fresh is not None:
+            end.record, end.status = fresh, ChannelStatus.load(fresh.status)
+        _retry(work, end, "batch", detail=f"{type(error).__name__}: {error}")
+        busy = False
+    conn.execute("RELEASE mq_channel")
+    return busy
+
+
+def _step(work: Work, end: End) -> bool:
+    status = end.status
+    manager = queue_manager(work.tx, end.system)
+    if not chinit_active(end.system, manager):
+        _retry(work, end, "own_stopped", qmgr=manager.name if manager else end.system.name)
+        return False
+    if status.state in (BINDING, RETRYING):
+        return _bind(work, end)
+    partner = _partner(work, end)
+    if not isinstance(partner, End):
+        cause, fields = partner
+        _retry(work, end, cause, **fields)
+        return False
+    indoubt = status.indoubt
+    if indoubt is not None:
+        _test_crash("confirm")
+        mine = _sent_key(work, end, indoubt.luwid) in _SENT_HERE
+        committed = _settle(work, end, partner.status.luwid == indoubt.luwid)
+        if not mine:
+            _announce_resolution(work, end, partner, indoubt, committed)
+        end.save(work.tx)
+        return True
+    return _send(work, end, partner)
+
+
+# -- binding ----------------------------------------------------------------------------
+
+
+def _partner(work: Work, end: End) -> End | tuple[str, dict[str, Any]]:
+    """The receiving end a sender can talk to now, or why not (a retry cause and its
+    message's fields)."""
+    tx = work.tx
+    conname = str(end.record.attrs.get("CONNAME", "")) if end.status.state != RUNNING else end.status.conname
+    system = listening(tx, conname)
+    if system is None:
+        return "no_listener", {"conname": conname}
+    manager = queue_manager(tx, system)
+    qmgr = manager.name if manager is not None else system.name
+    fields: dict[str, Any] = {"conname": conname, "qmgr": qmgr}
+    if not started(manager):
+        return "partner_stopped", fields
+    if not chinit_active(system, manager):
+        return "partner_chinit", fields
+    record = tx.get_object(system.name, platform_of(system).channel_type, end.name)
+    if record is None:
+        return "remote_undefined", fields
+    partner = End.of(system, record)
+    if partner.chltype != "RCVR":
+        return "remote_type", fields | {"chltype": partner.chltype}
+    if partner.status.state == STOPPED:
+        return "remote_stopped", fields
+    if partner.status.bound and partner.status.bound != end.system.name and partner.status.state == RUNNING:
+        return "remote_busy", fields | {"other": partner.status.bound}
+    if end.status.state == RUNNING and (partner.status.state != RUNNING or partner.status.bound != end.system.name):
+        # The receiver ended (its channel initiator stopped): the session is gone.
+        return "remote_ended", fields
+    return partner
+
+
+def _receiver_of(work: Work, end: End) -> End | None:
+    """The receiver a running sender is bound to, whatever its state now."""
+    system = work.tx.get_system(end.status.partner) if end.status.partner else None
+    if system is None:
+        return None
+    record = work.tx.get_object(system.name, platform_of(system).channel_type, end.name)
+    return End.of(system, record) if record is not None else None
+
+
+def _release(work: Work, end: End, partner: End) -> None:
+    """The sender ended: its receiver, if still bound to it, is no longer active."""
+    if partner.status.bound != end.system.name:
+        return
+    partner.status.bound = ""
+    if partner.status.state == RUNNING:
+        partner.status.state = INACTIVE
+        partner.say(work.tx, work.now, "ended", qmgr=_qmgr_name(work.tx, end.system))
+    partner.save(work.tx)
+
+
+def _bind(work: Work, end: End) -> bool:
+    """Starts a sender: partner, transmission queue, in-doubt batch, sequence numbers,
+    negotiation. RUNNING, RETRYING, or STOPPED on a sequence number error."""
+    tx, now = work.tx, work.now
+    status, attrs = end.status, end.record.attrs
+    partner = _partner(work, end)
+    if not isinstance(partner, End):
+        cause, fields = partner
+        _retry(work, end, cause, **fields)
+        return False
+    xmitq = str(attrs.get("XMITQ", ""))
+    problem = _xmitq_problem(work, end, xmitq)
+    if problem:
+        _retry(work, end, "xmitq", queue=xmitq, reason=problem, rcname=_rcname(problem))
+        return False
+    status.xmitq = xmitq
+    receiver = partner.status
+    indoubt = status.indoubt
+    if indoubt is not None:
+        committed = _settle(work, end, receiver.luwid == indoubt.luwid)
+        _announce_resolution(work, end, partner, indoubt, committed)
+    if status.reset:
+        receiver.seq = status.seq
+        status.reset = False
+    elif receiver.seq != status.seq:
+        status.state = STOPPED
+        status.reason = "sequence"
+        end.say(tx, now, "sequence", sent=next_seq(status.seq), expected=next_seq(receiver.seq))
+        end.save(tx)
+        partner.save(tx)
+        return False
+    manager = queue_manager(tx, partner.system)
+    status.partner = partner.system.name
+    status.rqmname = manager.name if manager is not None else partner.system.name
+    status.conname = str(attrs.get("CONNAME", ""))
+    compmsg = attrs.get("COMPMSG") or ["NONE"]
+    status.technique = wire.negotiate(compmsg, partner.record.attrs.get("COMPMSG") or ["NONE"], partner.system.platform)
+    status.last_technique = "NONE"
+    status.batchsz = min(_int(attrs.get("BATCHSZ"), 50), _int(partner.record.attrs.get("BATCHSZ"), 50))
+    status.maxmsgl = min(_maxmsgl(tx, end), _maxmsgl(tx, partner))
+    queue = tx.get_object(end.system.name, end.platform.local_type, xmitq)
+    status.compsize = _int(queue.attrs.get("COMPSIZE") if queue is not None else 0, 0)
+    status.state = RUNNING
+    status.started = now
+    status.retries = 0
+    status.reason = ""
+    status.total = Totals()
+    status.batch = Totals()
+    receiver.state = RUNNING
+    receiver.bound = end.system.name
+    receiver.partner = end.system.name
+    receiver.rqmname = _qmgr_name(tx, end.system)
+    receiver.conname = status.conname
+    receiver.technique = status.technique
+    receiver.last_technique = "NONE"
+    receiver.batchsz = status.batchsz
+    receiver.maxmsgl = status.maxmsgl
+    receiver.started = now
+    receiver.total = Totals()
+    receiver.batch = Totals()
+    end.say(tx, now, "started", qmgr=status.rqmname, conname=status.conname, technique=status.technique,
+            batchsz=status.batchsz)  # fmt: skip
+    partner.say(tx, now, "receiving", qmgr=receiver.rqmname, technique=receiver.technique)
+    end.save(tx)
+    partner.save(tx)
+    return True
+
+
+def _xmitq_problem(work: Work, end: End, xmitq: str) -> int:
+    """The reason code that keeps a sender from its transmission queue; 0 when none."""
+    tx = work.tx
+    queue = tx.get_object(end.system.name, end.platform.local_type, xmitq)
+    if queue is None or queue.attrs.get("USAGE") != "XMITQ":
+        return UNKNOWN_OBJECT_NAME
+    if queue.attrs.get("GET", "ENABLED") == "DISABLED":
+        return GET_INHIBITED
+    for other in tx.objects(end.system.name, end.platform.channel_type):
+        if other.name == end.name or other.attrs.get("CHLTYPE") != "SDR":
+            continue
+        theirs = ChannelStatus.load(other.status)
+        if theirs.state in (RUNNING, BINDING) and theirs.xmitq == xmitq:
+            return MQRC_OBJECT_IN_USE
+    return 0
+
+
+def _maxmsgl(tx: Transaction, end: End) -> int:
+    """A channel end's MAXMSGL; 0 (z/OS) means its queue manager's."""
+    value = _int(end.record.attrs.get("MAXMSGL"), 0)
+    if value:
+        return value
+    manager = queue_manager(tx, end.system)
+    return _int(manager.attrs.get("MAXMSGL") if manager is not None else None, 4194304)
+
+
+def _qmgr_name(tx: Transaction, system: SystemRecord) -> str:
+    manager = queue_manager(tx, system)
+    return manager.name if manager is not None else system.name
+
+
+def _int(value: Any, default: int) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default
+
+
+def _retry(work: Work, end: End, cause: str, **fields: Any) -> None:
+    """The channel cannot run now: RETRYING, next attempt after the retry interval. The
+    console hears of it when the channel starts retrying or the cause changes."""
+    tx, now = work.tx, work.now
+    status = end.status
+    was = status.state
+    partner = _receiver_of(work, end) if was == RUNNING else None
+    if partner is not None:
+        _release(work, end, partner)
+    status.retries += 1
+    interval = SHORT_INTERVAL if status.retries <= SHORT_RETRIES else LONG_INTERVAL
+    status.retry_at = now + interval
+    status.state = RETRYING
+    if was != RETRYING or status.reason != cause:
+        fields.setdefault("qmgr", status.rqmname)
+        fields.setdefault("conname", status.conname or str(end.record.attrs.get("CONNAME", "")))
+        end.say(tx, now, cause, seconds=int(interval), **fields)
+    status.reason = cause
+    end.save(tx)
+
+
+# -- a batch ----------------------------------------------------------------------------
+
+_BATCH = (
+    "SELECT id, priority, msgid, correlid, persistent, expiry, original_length, codec, header, payload "
+    "FROM messages WHERE id > ? AND id < ? AND (expiry IS NULL OR expiry > ?) ORDER BY id LIMIT ?"
+)
+
+
+@dataclass
+class _Receiving:
+    """The receiving end's side of one batch: the destination queues it opened and what
+    it counted."""
+
+    partner: End
+    qmgr: str
+    deadq: str
+    handles: dict[str, QueueHandle | MQError] = field(default_factory=dict)
+    totals: Totals = field(default_factory=Totals)
+    dead: dict[tuple[str, int], int] = field(default_factory=dict)  # (queue, reason) -> messages
+
+
+def _send(work: Work, end: End, partner: End) -> bool:
+    """Transaction 1 of a batch: up to BATCHSZ messages read from the transmission queue
+    (they stay there, in flight), sent, received and put; the receiver records the
+    batch, the sender holds it in doubt. False when there was nothing to send."""
+    tx, now, clock = work.tx, work.now, work.clock
+    status = end.status
+    problem = _xmitq_problem(work, end, status.xmitq)
+    if problem:
+        raise BatchFailed("xmitq", queue=status.xmitq, reason=problem, rcname=_rcname(problem))
+    qkey = runs.queue_key(tx.conn, end.system.name, status.xmitq)
+    if qkey is None:
+        return False
+    low, high = runs.span(qkey)
+    rows = tx.conn.execute(_BATCH, (low, high, clock.timestamp(), max(1, status.batchsz))).fetchall()
+    if not rows:
+        return False
+    manager = queue_manager(tx, partner.system)
+    assert manager is not None
+    receiving = _Receiving(partner, manager.name, deadq(partner.system, manager))
+    sent = Totals()
+    first = next_seq(status.seq)
+    seq = status.seq
+    last_technique = status.last_technique
+    unpacked: list[int] = []
+    for row_id, priority, msgid, correlid, persistent, expiry, length, codec, header_text, payload in rows:
+        started = clock.perf()
+        try:
+            out = wire.send(
+                payload, codec, length, _technique_for(end.system, status.technique, codec), status.compsize
+            )
+        except codecs.CodecError as error:
+            raise BatchFailed("batch", detail=f"message on {status.xmitq} does not inflate: {error}") from None
+        spent = int((clock.perf() - started) * 1_000_000)
+        sent.msgs += 1
+        sent.before += length
+        sent.wire += len(out.data)
+        if out.codec:
+            sent.compressed += 1
+            sent.comp_before += length
+            sent.comp_wire += len(out.data)
+            sent.stored += 0 if out.compressed_now else 1
+        if out.compressed_now and out.codec:
+            sent.comp_us += spent
+        if out.inflated:
+            sent.inflated += 1
+            unpacked.append(int(row_id))
+        last_technique = out.codec or wire.NONE
+        header = json.loads(header_text) if header_text and header_text != "{}" else {}
+        options = PutOptions(
+            persistent=bool(persistent),
+            priority=int(priority),
+            msgid=bytes(msgid),
+            correlid=bytes(correlid),
+            expiry=None if expiry is None else max(0.0, float(expiry) - clock.timestamp()),
+        )
+        _receive(work, end, receiving, header, out, length, options)
+        seq = next_seq(seq)
+        _test_crash("send")
+    status.luw += 1
+    luwid = f"{int(end.record.created) & 0xFFFFFFFF:08X}{status.luw & 0xFFFFFFFF:08X}"
+    row_ids = [int(row[0]) for row in rows]
+    status.indoubt = InDoubt(
+        luwid=luwid, first=first, last=seq, rows=row_ids, unpacked=unpacked, count=sent.msgs, before=sent.before,
+        wire=sent.wire, compressed=sent.compressed, comp_before=sent.comp_before, comp_us=sent.comp_us,
+        stored=sent.stored, inflated=sent.inflated, last_technique=last_technique,
+    )  # fmt: skip
+    status.saved = True
+    _mark_in_flight(tx, end, row_ids)
+    receiver = partner.status
+    receiver.seq = seq
+    receiver.luwid = luwid
+    receiver.last_technique = last_technique
+    receiver.last_message = now
+    receiver.saved = True
+    totals = receiving.totals
+    totals.batches = 1
+    receiver.batch = totals
+    receiver.total.add(totals)
+    for (queue, reason), count in sorted(receiving.dead.items()):
+        partner.say(tx, now, "dead_letter", queue=queue, deadq=receiving.deadq, reason=reason,
+                    rcname=_rcname(reason), count=count, qmgr=receiving.qmgr)  # fmt: skip
+    partner.save(tx)
+    end.save(tx)
+    _SENT_HERE.add(_sent_key(work, end, luwid))
+    return True
+
+
+def _technique_for(system: SystemRecord, negotiated: str, stored_codec: str) -> str:
+    """The technique one message is sent with: the negotiated one. A z/TPF channel
+    compresses only with the zEDC accelerator (seed 000), so on an older CPU it sends a
+    message uncompressed, unless it is stored compressed in the zlib format and can go
+    as it is; z/OS compresses in software when it has no accelerator."""
+    if negotiated == wire.NONE or system.platform == "zos" or system.has_accelerator:
+        return negotiated
+    if stored_codec in wire.ZLIB_STORED and negotiated in wire.ZLIB_TECHNIQUES:
+        return negotiated
+    return wire.NONE
+
+
+def _receive(
+    work: Work, end: End, receiving: _Receiving, header: dict[str, Any], out: wire.Sent, length: int,
+    options: PutOptions,
+) -> None:  # fmt: skip
+    """The receiving side of one message: the destination's limit checked on the declared
+    length (before anything is inflated), the data inflated within that length, the
+    message put; a message that cannot be delivered goes to the dead-letter queue."""
+    partner = receiving.partner
+    totals = receiving.totals
+    totals.msgs += 1
+    totals.before += length
+    totals.wire += len(out.data)
+    destination = str(header.get("rname") or "")
+    rqmname = str(header.get("rqmname") or receiving.qmgr)
+    reason = 0
+    handle: QueueHandle | None = None
+    if rqmname != receiving.qmgr:
+        reason = MQRC_UNKNOWN_REMOTE_Q_MGR
+    elif not destination:
+        reason = UNKNOWN_OBJECT_NAME
+    else:
+        opened = receiving.handles.get(destination)
+        if opened is None:
+            try:
+                opened = work.open(partner.system.name, destination, partner.system.platform, "put")
+            except MQError as error:
+                opened = error
+            receiving.handles[destination] = opened
+        if isinstance(opened, MQError):
+            reason = opened.reason
+        else:
+            handle = opened
+            resolved = handle.resolved
+            assert resolved is not None
+            limit = min(resolved.maxmsgl, resolved.qmgr_maxmsgl, partner.status.maxmsgl or length)
+            if length > limit:
+                reason = MSG_TOO_BIG_FOR_CHANNEL
+    original = b""
+    if reason == 0 or out.codec == "" or length + deadletter.LENGTH <= _deadq_limit(work, receiving):
+        original = _inflate(work, partner, out, length, totals)
+    if handle is not None and reason == 0:
+        try:
+            handle.put(work.tx, original, options)
+            return
+        except MQError as error:
+            reason = error.reason
+    _dead_letter(work, end, receiving, destination or "(blank)", rqmname, reason, original, length, options)
+    totals.dead += 1
+
+
+def _inflate(work: Work, partner: End, out: wire.Sent, length: int, totals: Totals) -> bytes:
+    """The message's original bytes on the receiving side, never more than its declared
+    length (an inflation bomb stops there); corrupt data fails the batch."""
+    started = work.clock.perf()
+    try:
+        original = wire.receive(out.data, out.codec, length)
+    except codecs.CodecError as error:
+        raise BatchFailed("batch", detail=f"message data received does not inflate: {error}") from None
+    if out.codec:
+        totals.compressed += 1
+        totals.comp_before += length
+        totals.comp_wire += len(out.data)
+        totals.comp_us += int((work.clock.perf() - started) * 1_000_000)
+        if _hardware(partner.system, out.codec):
+            totals.hardware += 1
+        else:
+            totals.software += 1
+    return original
+
+
+def _hardware(system: SystemRecord, codec: str) -> bool:
+    """Whether a receiver inflates with the accelerator: z/TPF for every zlib technique
+    (z15 or later), z/OS for ZLIBFAST only (IBM: only ZLIBFAST can use zEDC)."""
+    if not system.has_accelerator or codec == "RLE":
+        return False
+    return system.platform != "zos" or codec == "ZLIBFAST"
+
+
+def _deadq_limit(work: Work, receiving: _Receiving) -> int:
+    """The largest message the partner's dead-letter queue takes (0: there is none)."""
+    handle = _deadq_handle(work, receiving)
+    if isinstance(handle, MQError):
+        return 0
+    resolved = handle.resolved
+    assert resolved is not None
+    return min(resolved.maxmsgl, resolved.qmgr_maxmsgl)
+
+
+def _deadq_handle(work: Work, receiving: _Receiving) -> QueueHandle | MQError:
+    key = "\0deadq"
+    handle = receiving.handles.get(key)
+    if handle is None:
+        if not receiving.deadq:
+            handle = MQError(UNKNOWN_OBJECT_NAME, "no DEADQ")
+        else:
+            try:
+                handle = work.open(receiving.partner.system.name, receiving.deadq, receiving.partner.system.platform,
+                                   "put")  # fmt: skip
+            except MQError as error:
+                handle = error
+        receiving.handles[key] = handle
+    return handle
+
+
+def _dead_letter(
+    work: Work, end: End, receiving: _Receiving, queue: str, qmgr: str, reason: int, original: bytes, length: int,
+    options: PutOptions,
+) -> None:  # fmt: skip
+    """Puts an undeliverable message to the partner's dead-letter queue behind a dead-letter
+    header; a dead-letter queue that is missing or refuses fails the batch."""
+    handle = _deadq_handle(work, receiving)
+    failure = {"queue": queue, "deadq": receiving.deadq or "(none)", "qmgr": receiving.qmgr}
+    if isinstance(handle, MQError):
+        raise BatchFailed("deadq", reason=handle.reason, rcname=_rcname(handle.reason), **failure)
+    if len(original) != length:
+        # Too long even for the dead-letter queue: it was never inflated.
+        raise BatchFailed("deadq", reason=MSG_TOO_BIG_FOR_CHANNEL, rcname=_rcname(MSG_TOO_BIG_FOR_CHANNEL), **failure)
+    header = deadletter.build(deadletter.DeadLetterHeader(reason, queue, qmgr, end.name, work.clock.timestamp()))
+    try:
+        handle.put(work.tx, header + original, options)
+    except MQError as error:
+        raise BatchFailed("deadq", reason=error.reason, rcname=_rcname(error.reason), **failure) from None
+    key = (queue, reason)
+    receiving.dead[key] = receiving.dead.get(key, 0) + 1
+
+
+# -- confirm, in-doubt ----------------------------------------------------------------------
+
+
+def _settle(work: Work, end: End, commit: bool) -> bool:
+    """Ends a sender's batch in doubt: commit removes its messages from the transmission
+    queue and moves the sequence number on; backout leaves them to be sent again.
+    Returns `commit`."""
+    status = end.status
+    indoubt = status.indoubt
+    assert indoubt is not None
+    tx = work.tx
+    if commit:
+        _remove(work, end, indoubt.rows, set(indoubt.unpacked))
+        status.seq = indoubt.last
+        status.luwid = indoubt.luwid
+        status.last_technique = indoubt.last_technique
+        status.last_message = work.now
+        status.saved = True
+        batch = Totals(
+            msgs=indoubt.count, batches=1, before=indoubt.before, wire=indoubt.wire, compressed=indoubt.compressed,
+            comp_before=indoubt.comp_before, comp_us=indoubt.comp_us, stored=indoubt.stored, inflated=indoubt.inflated,
+        )  # fmt: skip
+        status.batch = batch
+        status.total.add(batch)
+    status.indoubt = None
+    _SENT_HERE.discard(_sent_key(work, end, indoubt.luwid))
+    _mark_in_flight(tx, end, [])
+    return commit
+
+
+def _remove(work: Work, end: End, rows: list[int], unpacked: set[int]) -> None:
+    """Takes the messages of a confirmed batch off the transmission queue, by row id,
+    with the queue's own get (its figures and statistics move as for any get). A
+    message the sender had to inflate is got as any get gets it, so the queue counts
+    its decompression (z/TPF STAT); the others are got as stored, not inflated."""
+    status = end.status
+    try:
+        handle = work.open(end.system.name, status.xmitq or str(end.record.attrs.get("XMITQ", "")),
+                           end.system.platform, "get")  # fmt: skip
+    except MQError:
+        return  # the queue is gone, and its messages with it
+    for row_id in sorted(rows):
+        message = handle.get(work.tx, None, False, row_id - 1, as_stored=row_id not in unpacked)
+        if message is None:
+            continue
+        if message.row_id != row_id:
+            # The message was taken meanwhile (CLEAR, an application's get): the one
+            # found after it is not the channel's to remove.
+            handle.restore(work.tx, [message])
+
+
+def _mark_in_flight(tx: Transaction, end: End, rows: list[int]) -> None:
+    """Messages of a batch in flight stay in memory: the z/TPF sweeper leaves them."""
+    if end.system.platform == "ztpf":
+        from mqtool.engine.ztpf.sweeper import set_inflight
+
+        set_inflight(tx, end.system.name, end.status.xmitq, rows)
+
+
+def _announce_resolution(work: Work, end: End, partner: End, indoubt: InDoubt, committed: bool) -> None:
+    """A batch left in doubt (by a process that ended, or a channel that stopped) was
+    resolved with the partner."""
+    end.say(work.tx, work.now, "resolved", first=indoubt.first, last=indoubt.last, count=indoubt.count,
+            qmgr=_qmgr_name(work.tx, partner.system), action="COMMITTED" if committed else "BACKED OUT")  # fmt: skip
+
+
+def _sent_key(work: Work, end: End, luwid: str) -> tuple[str, str, str, str]:
+    return (str(work.store.path), end.system.name, end.name, luwid)
+
+
+def _rcname(reason: int) -> str:
+    return NAMES.get(reason) or _MORE_NAMES.get(reason, "MQRC_UNKNOWN")
+
+
+def _test_crash(point: str) -> None:
+    """Tests only: kill this process at a point of the protocol (`send`: inside the
+    first transaction, before it commits; `confirm`: after the first transaction
+    committed, before the second), to prove nothing is lost or duplicated."""
+    if os.environ.get(CRASH_VARIABLE) == point:
+        os.kill(os.getpid(), signal.SIGKILL)
