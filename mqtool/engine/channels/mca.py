@@ -13,7 +13,8 @@ moves batches, each in two transactions:
    dead-letter queue); the receiver records the batch's last sequence number and its
    logical unit of work id (LUWID), the sender records the batch as in doubt. Commit.
 2. confirm: the sender sees the receiver holds the batch's LUWID and removes the
-   messages from its transmission queue; its sequence number moves on. Commit.
+   messages from its transmission queue; its sequence number moves on; and the next
+   batch, if there is one, is sent in the same transaction (its step 1). Commit.
 
 A process killed between the two leaves the batch in doubt: whoever drives the channel
 next (any process that ticks) asks the receiver and commits (the receiver has the
@@ -21,10 +22,10 @@ batch) or backs out (it has not), so no message is lost or duplicated. An operat
 do the same with RESOLVE CHANNEL, and RESET the sequence numbers.
 
 Everything here runs from `tick`: one timer per system (`mq-channels`) takes one step
-of each of the system's sender channels per run (bind, send a batch, or confirm one)
-in the tick's transaction, each step inside a savepoint, so a failing step (corrupt
-compressed data, a dead-letter queue that refuses) is rolled back alone and sends its
-channel to RETRYING. Commands call `start`, `stop`, `reset`, `resolve`, `start_chinit`
+of each of the system's sender channels per run (bind, send a batch, or confirm one
+and send the next) in the tick's transaction; a failing step (corrupt compressed data,
+a dead-letter queue that refuses) rolls the run back and sends its channel to
+RETRYING, and the others step again at once. Commands call `start`, `stop`, `reset`, `resolve`, `start_chinit`
 and `stop_chinit` inside their own transaction.
 """
 
@@ -33,9 +34,13 @@ from __future__ import annotations
 import json
 import os
 import signal
+from collections import deque
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from mqtool.clock import Clock
 from mqtool.engine import codecs
 from mqtool.engine.channels import deadletter, wire
 from mqtool.engine.channels.partner import (
@@ -75,7 +80,6 @@ from mqtool.state import ObjectRecord, SystemRecord, Transaction
 from mqtool.state import messages as runs
 
 if TYPE_CHECKING:
-    from mqtool.clock import Clock
     from mqtool.state import Store
 
 CHANNEL_TIMER = "mq-channels"
@@ -382,7 +386,12 @@ def run_channels(context: TickContext, tx: Transaction, system: SystemRecord, du
             wakes.append(end.status.retry_at)
             continue
         work = Work(context.store, context.clock, tx, now)
-        busy = _guarded_step(work, end)
+        try:
+            busy = _step(work, end)
+            work.close_all()
+        except Exception as error:  # a channel error is never a crash of the process that ticks
+            _fail(work, end, error)
+            return due  # the channels stepped before it step again at once
         status = end.status
         if status.state == RETRYING:
             wakes.append(status.retry_at)
@@ -393,32 +402,23 @@ def run_channels(context: TickContext, tx: Transaction, system: SystemRecord, du
     return min(wakes) if wakes else None
 
 
-def _guarded_step(work: Work, end: End) -> bool:
-    """One step inside a savepoint: a failure rolls back the step alone and the channel
-    retries (a channel error is never a crash of the process that ticks)."""
-    conn = work.tx.conn
-    conn.execute("SAVEPOINT mq_channel")
-    try:
-        busy = _step(work, end)
-        work.close_all()
-    except BatchFailed as failure:
-        conn.execute("ROLLBACK TO mq_channel")
-        work.rolled_back()
-        fresh = work.tx.get_object(end.system.name, end.record.type, end.name)
-        if fresh is not None:
-            end.record, end.status = fresh, ChannelStatus.load(fresh.status)
-        _retry(work, end, failure.cause, **failure.fields)
-        busy = False
-    except Exception as error:  # any other failure is reported as the batch's
-        conn.execute("ROLLBACK TO mq_channel")
-        work.rolled_back()
-        fresh = work.tx.get_object(end.system.name, end.record.type, end.name)
-        if fresh is not None:
-            end.record, end.status = fresh, ChannelStatus.load(fresh.status)
+def _fail(work: Work, end: End, error: Exception) -> None:
+    """A step failed (a batch that cannot complete, or anything unexpected): the run's
+    transaction is rolled back whole and begun again, and the channel retries. A
+    savepoint around each step would roll back less, but SQLite would copy every page a
+    batch touches to its statement journal first, which doubles the cost of a batch."""
+    tx = work.tx
+    tx.conn.execute("ROLLBACK")
+    tx.conn.execute("BEGIN IMMEDIATE")
+    work.rolled_back()
+    fresh = tx.get_object(end.system.name, end.record.type, end.name)
+    if fresh is None:
+        return
+    end.record, end.status = fresh, ChannelStatus.load(fresh.status)
+    if isinstance(error, BatchFailed):
+        _retry(work, end, error.cause, **error.fields)
+    else:
         _retry(work, end, "batch", detail=f"{type(error).__name__}: {error}")
-        busy = False
-    conn.execute("RELEASE mq_channel")
-    return busy
 
 
 def _step(work: Work, end: End) -> bool:
@@ -435,15 +435,24 @@ def _step(work: Work, end: End) -> bool:
         _retry(work, end, cause, **fields)
         return False
     indoubt = status.indoubt
-    if indoubt is not None:
-        _test_crash("confirm")
-        mine = _sent_key(work, end, indoubt.luwid) in _SENT_HERE
-        committed = _settle(work, end, partner.status.luwid == indoubt.luwid)
-        if not mine:
-            _announce_resolution(work, end, partner, indoubt, committed)
-        end.save(work.tx)
-        return True
-    return _send(work, end, partner)
+    if indoubt is None:
+        return _send(work, end, partner)
+    _test_crash("confirm")
+    mine = _sent_key(work, end, indoubt.luwid) in _SENT_HERE
+    removals: list[Iterator[None]] = []
+    committed = _settle(work, end, partner.status.luwid == indoubt.luwid, removals)
+    if not mine:
+        _announce_resolution(work, end, partner, indoubt, committed)
+    end.save(work.tx)
+    if committed:
+        # The confirmation of one batch and the next batch share a transaction, as MQ
+        # pipelines them: one commit per batch. A confirmed message is removed as each
+        # new one is put, so the pages it frees are the ones the new one fills.
+        _send(work, end, partner, removals[0] if removals else None, set(indoubt.rows))
+    for removal in removals:
+        for _ in removal:
+            pass
+    return True
 
 
 # -- binding ----------------------------------------------------------------------------
@@ -629,9 +638,12 @@ def _retry(work: Work, end: End, cause: str, **fields: Any) -> None:
 
 # -- a batch ----------------------------------------------------------------------------
 
-_BATCH = (
-    "SELECT id, priority, msgid, correlid, persistent, expiry, original_length, codec, header, payload "
-    "FROM messages WHERE id > ? AND id < ? AND (expiry IS NULL OR expiry > ?) ORDER BY id LIMIT ?"
+# The batch's row ids first (no message data read), then each message as it is sent:
+# its data is read right before it is put, as a get reads it.
+_BATCH = "SELECT id FROM messages WHERE id > ? AND id < ? AND (expiry IS NULL OR expiry > ?) ORDER BY id LIMIT ?"
+_MESSAGE = (
+    "SELECT priority, msgid, correlid, persistent, expiry, original_length, codec, header, payload "
+    "FROM messages WHERE id = ?"
 )
 
 
@@ -644,14 +656,19 @@ class _Receiving:
     qmgr: str
     deadq: str
     handles: dict[str, QueueHandle | MQError] = field(default_factory=dict)
+    headers: dict[str, dict[str, Any]] = field(default_factory=dict)  # transmission header text -> fields
     totals: Totals = field(default_factory=Totals)
     dead: dict[tuple[str, int], int] = field(default_factory=dict)  # (queue, reason) -> messages
 
 
-def _send(work: Work, end: End, partner: End) -> bool:
+def _send(
+    work: Work, end: End, partner: End, removal: Iterator[None] | None = None, confirmed: set[int] | None = None
+) -> bool:
     """Transaction 1 of a batch: up to BATCHSZ messages read from the transmission queue
     (they stay there, in flight), sent, received and put; the receiver records the
-    batch, the sender holds it in doubt. False when there was nothing to send."""
+    batch, the sender holds it in doubt. False when there was nothing to send. With
+    `removal`, the confirmed batch's messages (row ids `confirmed`) are still on the
+    queue: they are not sent again, and one is removed before each message is put."""
     tx, now, clock = work.tx, work.now, work.clock
     status = end.status
     problem = _xmitq_problem(work, end, status.xmitq)
@@ -661,65 +678,49 @@ def _send(work: Work, end: End, partner: End) -> bool:
     if qkey is None:
         return False
     low, high = runs.span(qkey)
-    rows = tx.conn.execute(_BATCH, (low, high, clock.timestamp(), max(1, status.batchsz))).fetchall()
-    if not rows:
+    batchsz = max(1, status.batchsz)
+    confirmed = confirmed or set()
+    found = tx.conn.execute(_BATCH, (low, high, clock.timestamp(), batchsz + len(confirmed))).fetchall()
+    row_ids = [int(row[0]) for row in found if row[0] not in confirmed][:batchsz]
+    if not row_ids:
         return False
     manager = queue_manager(tx, partner.system)
     assert manager is not None
-    receiving = _Receiving(partner, manager.name, deadq(partner.system, manager))
-    sent = Totals()
-    first = next_seq(status.seq)
-    seq = status.seq
-    last_technique = status.last_technique
-    unpacked: list[int] = []
-    for row_id, priority, msgid, correlid, persistent, expiry, length, codec, header_text, payload in rows:
-        started = clock.perf()
-        try:
-            out = wire.send(
-                payload, codec, length, _technique_for(end.system, status.technique, codec), status.compsize
-            )
-        except codecs.CodecError as error:
-            raise BatchFailed("batch", detail=f"message on {status.xmitq} does not inflate: {error}") from None
-        spent = int((clock.perf() - started) * 1_000_000)
-        sent.msgs += 1
-        sent.before += length
-        sent.wire += len(out.data)
-        if out.codec:
-            sent.compressed += 1
-            sent.comp_before += length
-            sent.comp_wire += len(out.data)
-            sent.stored += 0 if out.compressed_now else 1
-        if out.compressed_now and out.codec:
-            sent.comp_us += spent
-        if out.inflated:
-            sent.inflated += 1
-            unpacked.append(int(row_id))
-        last_technique = out.codec or wire.NONE
-        header = json.loads(header_text) if header_text and header_text != "{}" else {}
-        options = PutOptions(
-            persistent=bool(persistent),
-            priority=int(priority),
-            msgid=bytes(msgid),
-            correlid=bytes(correlid),
-            expiry=None if expiry is None else max(0.0, float(expiry) - clock.timestamp()),
-        )
-        _receive(work, end, receiving, header, out, length, options)
-        seq = next_seq(seq)
-        _test_crash("send")
+    batch = _Batch(work, end, _Receiving(partner, manager.name, deadq(partner.system, manager)), removal)
+    read = tx.conn.cursor()
+    ahead: deque[tuple[_Message, Future[_Wire] | _Done]] = deque()
+    ahead_bytes = 0
+    for row_id in row_ids:
+        # fetchall, not fetchone: the statement ends, so the writes that follow need not
+        # keep a reading cursor's place in the table.
+        (row,) = read.execute(_MESSAGE, (row_id,)).fetchall()
+        message = _prepare(work, batch.receiving, row_id, row)
+        ahead.append((message, _start_wire(end, message, clock)))
+        ahead_bytes += message.length
+        # The sender's compression and the receiver's inflation of the next messages run
+        # beside the store work of this one, within a bounded window.
+        while len(ahead) > AHEAD_MESSAGES or (len(ahead) > 1 and ahead_bytes > AHEAD_BYTES):
+            done, future = ahead.popleft()
+            ahead_bytes -= done.length
+            batch.deliver(done, future)
+    while ahead:
+        done, future = ahead.popleft()
+        batch.deliver(done, future)
+    sent, receiving = batch.sent, batch.receiving
+    seq = next_seq(status.seq, len(row_ids))
     status.luw += 1
     luwid = f"{int(end.record.created) & 0xFFFFFFFF:08X}{status.luw & 0xFFFFFFFF:08X}"
-    row_ids = [int(row[0]) for row in rows]
     status.indoubt = InDoubt(
-        luwid=luwid, first=first, last=seq, rows=row_ids, unpacked=unpacked, count=sent.msgs, before=sent.before,
-        wire=sent.wire, compressed=sent.compressed, comp_before=sent.comp_before, comp_us=sent.comp_us,
-        stored=sent.stored, inflated=sent.inflated, last_technique=last_technique,
+        luwid=luwid, first=next_seq(status.seq), last=seq, rows=row_ids, unpacked=batch.unpacked, count=sent.msgs,
+        before=sent.before, wire=sent.wire, compressed=sent.compressed, comp_before=sent.comp_before,
+        comp_us=sent.comp_us, stored=sent.stored, inflated=sent.inflated, last_technique=batch.last_technique,
     )  # fmt: skip
     status.saved = True
     _mark_in_flight(tx, end, row_ids)
     receiver = partner.status
     receiver.seq = seq
     receiver.luwid = luwid
-    receiver.last_technique = last_technique
+    receiver.last_technique = batch.last_technique
     receiver.last_message = now
     receiver.saved = True
     totals = receiving.totals
@@ -735,30 +736,72 @@ def _send(work: Work, end: End, partner: End) -> bool:
     return True
 
 
-def _technique_for(system: SystemRecord, negotiated: str, stored_codec: str) -> str:
-    """The technique one message is sent with: the negotiated one. A z/TPF channel
-    compresses only with the zEDC accelerator (seed 000), so on an older CPU it sends a
-    message uncompressed, unless it is stored compressed in the zlib format and can go
-    as it is; z/OS compresses in software when it has no accelerator."""
-    if negotiated == wire.NONE or system.platform == "zos" or system.has_accelerator:
-        return negotiated
-    if stored_codec in wire.ZLIB_STORED and negotiated in wire.ZLIB_TECHNIQUES:
-        return negotiated
-    return wire.NONE
+# The window of messages whose wire work runs ahead of their delivery.
+AHEAD_MESSAGES = 8
+AHEAD_BYTES = 16 * 1024 * 1024
+_POOL: list[ThreadPoolExecutor] = []
 
 
-def _receive(
-    work: Work, end: End, receiving: _Receiving, header: dict[str, Any], out: wire.Sent, length: int,
-    options: PutOptions,
-) -> None:  # fmt: skip
-    """The receiving side of one message: the destination's limit checked on the declared
-    length (before anything is inflated), the data inflated within that length, the
-    message put; a message that cannot be delivered goes to the dead-letter queue."""
+def _pool() -> ThreadPoolExecutor:
+    """The threads that compress and inflate beside the store work (zlib-ng and isal
+    release the interpreter while they work)."""
+    if not _POOL:
+        workers = max(1, min(2, os.cpu_count() or 1))
+        _POOL.append(ThreadPoolExecutor(max_workers=workers, thread_name_prefix="mqtool-channel"))
+    return _POOL[0]
+
+
+@dataclass
+class _Message:
+    """One message of a batch as read from the transmission queue, with what its
+    receiver decided before anything was inflated."""
+
+    row_id: int
+    options: PutOptions
+    length: int
+    codec: str  # as stored on the transmission queue
+    payload: bytes  # as stored
+    destination: str
+    rqmname: str
+    handle: QueueHandle | None
+    reason: int  # why it cannot be delivered (0: it can, as far as the length says)
+    inflate: bool  # may be inflated: for its destination, or for the dead-letter queue
+
+
+@dataclass
+class _Wire:
+    """What the wire work made of one message: as sent, and as received (None when it
+    is not to be inflated), with the microseconds each side spent."""
+
+    sent: wire.Sent
+    original: bytes | None
+    send_us: int
+    receive_us: int
+
+
+class _WireError(Exception):
+    def __init__(self, side: str, error: codecs.CodecError) -> None:
+        super().__init__(side, error)
+        self.side = side
+        self.error = error
+
+
+def _prepare(work: Work, receiving: _Receiving, row_id: int, row: tuple[Any, ...]) -> _Message:
+    """The receiving side's checks of one message, on its declared length: its
+    destination (opened once per batch), and whether it may be inflated at all."""
+    priority, msgid, correlid, persistent, expiry, length, codec, header_text, payload = row
+    header = receiving.headers.get(header_text)
+    if header is None:
+        # The messages of a batch mostly share their transmission header: read once.
+        header = receiving.headers[header_text] = json.loads(header_text) if header_text else {}
+    options = PutOptions(
+        persistent=bool(persistent),
+        priority=int(priority),
+        msgid=bytes(msgid),
+        correlid=bytes(correlid),
+        expiry=None if expiry is None else max(0.0, float(expiry) - work.clock.timestamp()),
+    )
     partner = receiving.partner
-    totals = receiving.totals
-    totals.msgs += 1
-    totals.before += length
-    totals.wire += len(out.data)
     destination = str(header.get("rname") or "")
     rqmname = str(header.get("rqmname") or receiving.qmgr)
     reason = 0
@@ -784,37 +827,143 @@ def _receive(
             limit = min(resolved.maxmsgl, resolved.qmgr_maxmsgl, partner.status.maxmsgl or length)
             if length > limit:
                 reason = MSG_TOO_BIG_FOR_CHANNEL
-    original = b""
-    if reason == 0 or out.codec == "" or length + deadletter.LENGTH <= _deadq_limit(work, receiving):
-        original = _inflate(work, partner, out, length, totals)
-    if handle is not None and reason == 0:
-        try:
-            handle.put(work.tx, original, options)
-            return
-        except MQError as error:
-            reason = error.reason
-    _dead_letter(work, end, receiving, destination or "(blank)", rqmname, reason, original, length, options)
-    totals.dead += 1
+    inflate = reason == 0 or length + deadletter.LENGTH <= _deadq_limit(work, receiving)
+    return _Message(int(row_id), options, int(length), str(codec), bytes(payload), destination, rqmname, handle,
+                    reason, inflate)  # fmt: skip
 
 
-def _inflate(work: Work, partner: End, out: wire.Sent, length: int, totals: Totals) -> bytes:
-    """The message's original bytes on the receiving side, never more than its declared
-    length (an inflation bomb stops there); corrupt data fails the batch."""
-    started = work.clock.perf()
+class _Done:
+    """The wire work of a message, done at once (no Future, no thread)."""
+
+    def __init__(self, done: _Wire | None = None, error: _WireError | None = None) -> None:
+        self.done = done
+        self.error = error
+
+    def result(self) -> _Wire:
+        if self.error is not None:
+            raise self.error
+        assert self.done is not None
+        return self.done
+
+
+def _start_wire(end: End, message: _Message, clock: Clock) -> Future[_Wire] | _Done:
+    """The wire work of one message: in the pool when there is compression to do, at
+    once when there is none."""
+    technique = _technique_for(end.system, end.status.technique, message.codec)
+    args = (message.payload, message.codec, message.length, technique, end.status.compsize, message.inflate, clock)
+    if technique == wire.NONE and not message.codec:
+        if len(message.payload) != message.length:
+            try:
+                return _Done(_wire_work(*args))
+            except _WireError as error:
+                return _Done(error=error)
+        # Nothing to compress nor inflate: the bytes go as they are.
+        sent = wire.Sent(message.payload, "", message.length, inflated=False, compressed_now=False)
+        return _Done(_Wire(sent, message.payload, 0, 0))
+    return _pool().submit(_wire_work, *args)
+
+
+def _wire_work(
+    payload: bytes, codec: str, length: int, technique: str, compsize: int, inflate: bool, clock: Clock
+) -> _Wire:
+    """Pure: the message as it goes on the wire, and as the receiver inflates it (never
+    beyond its declared length)."""
+    started = clock.perf()
     try:
-        original = wire.receive(out.data, out.codec, length)
+        out = wire.send(payload, codec, length, technique, compsize)
     except codecs.CodecError as error:
-        raise BatchFailed("batch", detail=f"message data received does not inflate: {error}") from None
-    if out.codec:
-        totals.compressed += 1
-        totals.comp_before += length
-        totals.comp_wire += len(out.data)
-        totals.comp_us += int((work.clock.perf() - started) * 1_000_000)
-        if _hardware(partner.system, out.codec):
-            totals.hardware += 1
-        else:
-            totals.software += 1
-    return original
+        raise _WireError("send", error) from None
+    middle = clock.perf()
+    original: bytes | None = None
+    if inflate or not out.codec:
+        try:
+            original = wire.receive(out.data, out.codec, length)
+        except codecs.CodecError as error:
+            raise _WireError("receive", error) from None
+    ended = clock.perf()
+    return _Wire(out, original, int((middle - started) * 1_000_000), int((ended - middle) * 1_000_000))
+
+
+class _Batch:
+    """The delivery of one batch's messages, in order, and what both ends count."""
+
+    def __init__(self, work: Work, end: End, receiving: _Receiving, removal: Iterator[None] | None) -> None:
+        self.work = work
+        self.end = end
+        self.receiving = receiving
+        self.removal = removal
+        self.sent = Totals()
+        self.unpacked: list[int] = []
+        self.last_technique = end.status.last_technique
+
+    def deliver(self, message: _Message, future: Future[_Wire] | _Done) -> None:
+        try:
+            done = future.result()
+        except _WireError as failure:
+            where = f"message on {self.end.status.xmitq} does not inflate" if failure.side == "send" else (
+                "message data received does not inflate")  # fmt: skip
+            raise BatchFailed("batch", detail=f"{where}: {failure.error}") from None
+        out, sent = done.sent, self.sent
+        length = message.length
+        sent.msgs += 1
+        sent.before += length
+        sent.wire += len(out.data)
+        if out.codec:
+            sent.compressed += 1
+            sent.comp_before += length
+            sent.comp_wire += len(out.data)
+            sent.stored += 0 if out.compressed_now else 1
+            if out.compressed_now:
+                sent.comp_us += done.send_us
+        if out.inflated:
+            sent.inflated += 1
+            self.unpacked.append(message.row_id)
+        self.last_technique = out.codec or wire.NONE
+        if self.removal is not None:
+            next(self.removal, None)
+        self._receive(message, done)
+        _test_crash("send")
+
+    def _receive(self, message: _Message, done: _Wire) -> None:
+        """The receiving side of one message: put, or to the dead-letter queue."""
+        receiving, work = self.receiving, self.work
+        totals = receiving.totals
+        out = done.sent
+        totals.msgs += 1
+        totals.before += message.length
+        totals.wire += len(out.data)
+        if out.codec and done.original is not None:
+            totals.compressed += 1
+            totals.comp_before += message.length
+            totals.comp_wire += len(out.data)
+            totals.comp_us += done.receive_us
+            if _hardware(receiving.partner.system, out.codec):
+                totals.hardware += 1
+            else:
+                totals.software += 1
+        original = done.original if done.original is not None else b""
+        reason = message.reason
+        if message.handle is not None and reason == 0:
+            try:
+                message.handle.put(work.tx, original, message.options)
+                return
+            except MQError as error:
+                reason = error.reason
+        _dead_letter(work, self.end, receiving, message.destination or "(blank)", message.rqmname, reason, original,
+                     message.length, message.options)  # fmt: skip
+        totals.dead += 1
+
+
+def _technique_for(system: SystemRecord, negotiated: str, stored_codec: str) -> str:
+    """The technique one message is sent with: the negotiated one. A z/TPF channel
+    compresses only with the zEDC accelerator (seed 000), so on an older CPU it sends a
+    message uncompressed, unless it is stored compressed in the zlib format and can go
+    as it is; z/OS compresses in software when it has no accelerator."""
+    if negotiated == wire.NONE or system.platform == "zos" or system.has_accelerator:
+        return negotiated
+    if stored_codec in wire.ZLIB_STORED and negotiated in wire.ZLIB_TECHNIQUES:
+        return negotiated
+    return wire.NONE
 
 
 def _hardware(system: SystemRecord, codec: str) -> bool:
@@ -876,16 +1025,22 @@ def _dead_letter(
 # -- confirm, in-doubt ----------------------------------------------------------------------
 
 
-def _settle(work: Work, end: End, commit: bool) -> bool:
+def _settle(work: Work, end: End, commit: bool, deferred: list[Iterator[None]] | None = None) -> bool:
     """Ends a sender's batch in doubt: commit removes its messages from the transmission
     queue and moves the sequence number on; backout leaves them to be sent again.
-    Returns `commit`."""
+    With `deferred`, the removal is appended there for the caller to run (in the same
+    transaction). Returns `commit`."""
     status = end.status
     indoubt = status.indoubt
     assert indoubt is not None
     tx = work.tx
     if commit:
-        _remove(work, end, indoubt.rows, set(indoubt.unpacked))
+        removal = _removal(work, end, indoubt.rows, set(indoubt.unpacked))
+        if deferred is None:
+            for _ in removal:
+                pass
+        else:
+            deferred.append(removal)
         status.seq = indoubt.last
         status.luwid = indoubt.luwid
         status.last_technique = indoubt.last_technique
@@ -903,25 +1058,23 @@ def _settle(work: Work, end: End, commit: bool) -> bool:
     return commit
 
 
-def _remove(work: Work, end: End, rows: list[int], unpacked: set[int]) -> None:
+def _removal(work: Work, end: End, rows: list[int], unpacked: set[int]) -> Iterator[None]:
     """Takes the messages of a confirmed batch off the transmission queue, by row id,
-    with the queue's own get (its figures and statistics move as for any get). A
-    message the sender had to inflate is got as any get gets it, so the queue counts
-    its decompression (z/TPF STAT); the others are got as stored, not inflated."""
-    status = end.status
+    one per step, with the queue's own get (its figures and statistics move as for any
+    get). A message the sender had to inflate is got as any get gets it, so the queue
+    counts its decompression (z/TPF STAT); the others are got as stored, not inflated."""
+    xmitq = end.status.xmitq or str(end.record.attrs.get("XMITQ", ""))
     try:
-        handle = work.open(end.system.name, status.xmitq or str(end.record.attrs.get("XMITQ", "")),
-                           end.system.platform, "get")  # fmt: skip
+        handle = work.open(end.system.name, xmitq, end.system.platform, "get")
     except MQError:
         return  # the queue is gone, and its messages with it
     for row_id in sorted(rows):
         message = handle.get(work.tx, None, False, row_id - 1, as_stored=row_id not in unpacked)
-        if message is None:
-            continue
-        if message.row_id != row_id:
+        if message is not None and message.row_id != row_id:
             # The message was taken meanwhile (CLEAR, an application's get): the one
             # found after it is not the channel's to remove.
             handle.restore(work.tx, [message])
+        yield
 
 
 def _mark_in_flight(tx: Transaction, end: End, rows: list[int]) -> None:
@@ -947,9 +1100,13 @@ def _rcname(reason: int) -> str:
     return NAMES.get(reason) or _MORE_NAMES.get(reason, "MQRC_UNKNOWN")
 
 
+_CRASH_AT = os.environ.get(CRASH_VARIABLE, "")
+
+
 def _test_crash(point: str) -> None:
     """Tests only: kill this process at a point of the protocol (`send`: inside the
     first transaction, before it commits; `confirm`: after the first transaction
-    committed, before the second), to prove nothing is lost or duplicated."""
-    if os.environ.get(CRASH_VARIABLE) == point:
+    committed, before the second), to prove nothing is lost or duplicated. The variable
+    is read when the process starts."""
+    if point == _CRASH_AT:
         os.kill(os.getpid(), signal.SIGKILL)
