@@ -193,6 +193,8 @@ def main(argv: list[str] | None = None) -> int:
                         found[kind].append(transfer(folder, payloads, compsize, kind, options.batchsz))
                     shutil.rmtree(folder, ignore_errors=True)
             median = {kind: statistics.median(run.seconds for run in runs_) for kind, runs_ in found.items()}
+            for kind, runs_ in found.items():
+                print(f"  {name} {kind}: " + ", ".join(f"{run.seconds:.2f}s" for run in runs_))
             fast, none = found["ZLIBFAST"][0], found["NONE"][0]
             wire_saving = 100 * (1 - fast.wire / none.wire)
             speed = median["NONE"] / median["ZLIBFAST"]

@@ -150,6 +150,10 @@ CATALOGUE: dict[str, Entry] = {
         "Channel {name}: the receiver on {qmgr} ended, retrying in {seconds}s",
         "Console (z/OS): the running sender's receiver is no longer bound to it (its channel initiator stopped).",
     ),
+    "MQT0524E": Entry(
+        "Channel {name}: transmission queue {queue} is GET(DISABLED), the batch in doubt stays",
+        "RESOLVE CHANNEL ACTION(COMMIT) cannot remove the batch's messages from a GET(DISABLED) transmission queue.",
+    ),
     "MQT0520E": Entry(
         "Channel {name}: {verb} is not valid for CHLTYPE({chltype})",
         "RESET of a server-connection channel, RESOLVE of a channel that is not a sender.",

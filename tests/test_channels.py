@@ -363,7 +363,14 @@ def test_resolve_commit_removes_an_in_doubt_batch_the_partner_cannot_confirm(
         "CSQX514E -CSQ1 CSQXCRPS Channel Z is active",
         "CSQ9023E -CSQ1 CSQXCRPS ' RESOLVE CHANNEL' ABNORMAL COMPLETION",
     ]
-    out = plex.cmd("STOP CHANNEL(Z)", "RESOLVE CHANNEL(Z) ACTION(COMMIT)")
+    assert plex.cmd("STOP CHANNEL(Z)", "ALTER QLOCAL(XQ) GET(DISABLED)", "RESOLVE CHANNEL(Z) ACTION(COMMIT)", ok=False)[
+        -2:
+    ] == [
+        "MQT0524E -CSQ1 CSQXCRPS Channel Z: transmission queue XQ is GET(DISABLED), the batch in doubt stays",
+        "CSQ9023E -CSQ1 CSQXCRPS ' RESOLVE CHANNEL' ABNORMAL COMPLETION",
+    ]
+    assert plex.depth("CSQ1", "XQ") == 4
+    out = plex.cmd("ALTER QLOCAL(XQ) GET(ENABLED)", "RESOLVE CHANNEL(Z) ACTION(COMMIT)")
     assert out[-3:] == [
         "CSQM134I -CSQ1 CSQXCRPS RESOLVE CHANNEL(Z) COMMAND ACCEPTED",
         "MQT0522I -CSQ1 Channel Z in-doubt batch of 4 messages committed",

@@ -29,6 +29,8 @@ def _apply(ctx: Any, req: Any, verb: str, action: Callable[[Any], object]) -> tu
             return None, refuse(req, "CSQX514E", name=record.name)
         if refused.kind == "not_in_doubt":
             return None, refuse(req, "MQT0521E", name=record.name)
+        if refused.kind == "get_inhibited":
+            return None, refuse(req, "MQT0524E", name=record.name, queue=record.attrs.get("XMITQ", ""))
         return None, refuse(req, "MQT0520E", name=record.name, verb=verb, chltype=record.attrs.get("CHLTYPE", ""))
 
 

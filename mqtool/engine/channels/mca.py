@@ -126,7 +126,8 @@ class Refused(Exception):
     """A channel command that the channel's state does not allow; `kind` says why:
     active (the channel is running or binding), chinit (the z/OS channel initiator is not
     active), not_in_doubt, chltype (not for this channel type), chinit_active,
-    chinit_inactive."""
+    chinit_inactive, get_inhibited (RESOLVE COMMIT while the transmission queue is
+    GET-DISABLED)."""
 
     def __init__(self, kind: str, state: str = "") -> None:
         super().__init__(kind, state)
@@ -285,6 +286,8 @@ def resolve(
     if indoubt is None:
         raise Refused("not_in_doubt")
     work = Work(store, clock, tx, clock.timestamp())
+    if commit and _get_inhibited(work, end):
+        raise Refused("get_inhibited")
     _settle(work, end, commit)
     work.close_all()
     end.save(tx)
@@ -348,7 +351,7 @@ def _end_channel(work: Work, end: End, state: str) -> None:
     if end.chltype == "SDR":
         partner = _partner(work, end)
         indoubt = status.indoubt
-        if indoubt is not None and isinstance(partner, End):
+        if indoubt is not None and isinstance(partner, End) and not _get_inhibited(work, end):
             mine = _sent_key(work, end, indoubt.luwid) in _SENT_HERE
             committed = _settle(work, end, partner.status.luwid == indoubt.luwid)
             work.close_all()
@@ -592,6 +595,14 @@ def _xmitq_problem(work: Work, end: End, xmitq: str) -> int:
         if theirs.state in (RUNNING, BINDING) and theirs.xmitq == xmitq:
             return MQRC_OBJECT_IN_USE
     return 0
+
+
+def _get_inhibited(work: Work, end: End) -> bool:
+    """Whether the sender's transmission queue is GET-DISABLED: a batch in doubt cannot be
+    removed from it then, and stays in doubt."""
+    xmitq = end.status.xmitq or str(end.record.attrs.get("XMITQ", ""))
+    queue = work.tx.get_object(end.system.name, end.platform.local_type, xmitq)
+    return queue is not None and queue.attrs.get("GET", "ENABLED") == "DISABLED"
 
 
 def _maxmsgl(tx: Transaction, end: End) -> int:
