@@ -376,7 +376,10 @@ def run_channels(context: TickContext, tx: Transaction, system: SystemRecord, du
     """One step of each of the system's sender channels that has something to do;
     returns when the next step is due (at once while a channel has work)."""
     platform = platform_of(system)
-    now = max(due, context.now)
+    # Events are stamped with the time the step was due (a catch-up reports them when
+    # they happened, as the other timers do); an idle channel looks again a poll after
+    # the instant the tick catches up to, so a long .advance costs one look.
+    now = due
     wakes: list[float] = []
     for record in tx.objects(system.name, platform.channel_type):
         if record.attrs.get("CHLTYPE") != "SDR":
@@ -401,7 +404,7 @@ def run_channels(context: TickContext, tx: Transaction, system: SystemRecord, du
         elif status.state == BINDING or (status.state == RUNNING and busy):
             wakes.append(due)
         elif status.state == RUNNING:
-            wakes.append(now + POLL)
+            wakes.append(max(due, context.now) + POLL)
     return min(wakes) if wakes else None
 
 
