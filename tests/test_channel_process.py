@@ -115,31 +115,35 @@ def wait_for(condition: object, timeout: float = 60.0) -> bool:
 
 def test_a_channel_started_in_one_process_moves_messages_put_from_another(tmp_path: Path) -> None:
     state = complex_with_channel(tmp_path)
-    serve = subprocess.Popen(
-        [sys.executable, "-m", "mqtool", "--state", str(state), "serve", "--interval", "0.05"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env(),
-    )
+    # The server's output goes to files, not pipes: a pipe nobody drains could fill and
+    # block the server, and the files tell what happened when an assertion fails.
+    out, err = tmp_path / "serve.out", tmp_path / "serve.err"
+    with out.open("w") as stdout, err.open("w") as stderr:
+        serve = subprocess.Popen(
+            [sys.executable, "-m", "mqtool", "--state", str(state), "serve", "--interval", "0.05"],
+            stdout=stdout,
+            stderr=stderr,
+            text=True,
+            env=env(),
+        )
     try:
-        assert serve.stderr is not None
-        assert serve.stderr.readline().startswith("MQT0140I Serving")
+        assert wait_for(lambda: "MQT0140I Serving" in err.read_text()), err.read_text()
         started = mqtool(state, "cmd", "ZMQSC START CHL-C", clock=None)
         assert "START CHL-C ACCEPTED" in started.stdout, started.stdout
         # The 100 messages put before the start move as soon as the channel binds ...
-        assert wait_for(lambda: len(messages(state, "TPF2", "DEST")) == 100)
+        assert wait_for(lambda: len(messages(state, "TPF2", "DEST")) == 100), err.read_text()
         # ... and a message put now by another process follows within the loop's ticks.
         put = mqtool(state, "put", "DEST.R", "--data", "real time", clock=None)
         assert put.returncode == 0, put.stderr
-        assert wait_for(lambda: len(messages(state, "TPF2", "DEST")) == 101)
+        assert wait_for(lambda: len(messages(state, "TPF2", "DEST")) == 101), err.read_text()
         assert messages(state, "TPF2", "DEST")[-1][1] == b"real time"
         assert messages(state, "TPF1", "XQ") == []
     finally:
         serve.send_signal(signal.SIGTERM)
         try:
-            serve.wait(timeout=30)
+            serve.wait(timeout=60)
         finally:
             if serve.poll() is None:
                 serve.kill()
                 serve.wait()
+    assert serve.returncode == 0, (out.read_text(), err.read_text())

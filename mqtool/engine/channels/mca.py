@@ -25,8 +25,10 @@ Everything here runs from `tick`: one timer per system (`mq-channels`) takes one
 of each of the system's sender channels per run (bind, send a batch, or confirm one
 and send the next) in the tick's transaction; a failing step (corrupt compressed data,
 a dead-letter queue that refuses) rolls the run back and sends its channel to
-RETRYING, and the others step again at once. Commands call `start`, `stop`, `reset`, `resolve`, `start_chinit`
-and `stop_chinit` inside their own transaction.
+RETRYING, and the others step again at once. The compression and inflation of a
+batch's messages run in a small thread pool beside the store work. Commands call
+`start`, `stop`, `reset`, `resolve`, `start_chinit` and `stop_chinit` inside their own
+transaction.
 """
 
 from __future__ import annotations
@@ -725,7 +727,7 @@ def _send(
     status.luw += 1
     luwid = f"{int(end.record.created) & 0xFFFFFFFF:08X}{status.luw & 0xFFFFFFFF:08X}"
     status.indoubt = InDoubt(
-        luwid=luwid, first=next_seq(status.seq), last=seq, rows=row_ids, unpacked=batch.unpacked, count=sent.msgs,
+        luwid=luwid, first=next_seq(status.seq), last=seq, rows=row_ids, count=sent.msgs,
         before=sent.before, wire=sent.wire, compressed=sent.compressed, comp_before=sent.comp_before,
         comp_us=sent.comp_us, stored=sent.stored, inflated=sent.inflated, last_technique=batch.last_technique,
     )  # fmt: skip
@@ -907,7 +909,6 @@ class _Batch:
         self.receiving = receiving
         self.removal = removal
         self.sent = Totals()
-        self.unpacked: list[int] = []
         self.last_technique = end.status.last_technique
 
     def deliver(self, message: _Message, future: Future[_Wire] | _Done) -> None:
@@ -931,7 +932,6 @@ class _Batch:
                 sent.comp_us += done.send_us
         if out.inflated:
             sent.inflated += 1
-            self.unpacked.append(message.row_id)
         self.last_technique = out.codec or wire.NONE
         if self.removal is not None:
             next(self.removal, None)
@@ -1049,7 +1049,7 @@ def _settle(work: Work, end: End, commit: bool, deferred: list[Iterator[None]] |
     assert indoubt is not None
     tx = work.tx
     if commit:
-        removal = _removal(work, end, indoubt.rows, set(indoubt.unpacked))
+        removal = _removal(work, end, indoubt.rows)
         if deferred is None:
             for _ in removal:
                 pass
@@ -1072,18 +1072,18 @@ def _settle(work: Work, end: End, commit: bool, deferred: list[Iterator[None]] |
     return commit
 
 
-def _removal(work: Work, end: End, rows: list[int], unpacked: set[int]) -> Iterator[None]:
+def _removal(work: Work, end: End, rows: list[int]) -> Iterator[None]:
     """Takes the messages of a confirmed batch off the transmission queue, by row id,
     one per step, with the queue's own get (its figures and statistics move as for any
-    get). A message the sender had to inflate is got as any get gets it, so the queue
-    counts its decompression (z/TPF STAT); the others are got as stored, not inflated."""
+    get), as stored: the queue does not inflate them again (a message the sender had to
+    inflate counts in the channel's Inflated To Send)."""
     xmitq = end.status.xmitq or str(end.record.attrs.get("XMITQ", ""))
     try:
         handle = work.open(end.system.name, xmitq, end.system.platform, "get")
     except MQError:
         return  # the queue is gone, and its messages with it
     for row_id in sorted(rows):
-        message = handle.get(work.tx, None, False, row_id - 1, as_stored=row_id not in unpacked)
+        message = handle.get(work.tx, None, False, row_id - 1, as_stored=True)
         if message is not None and message.row_id != row_id:
             # The message was taken meanwhile (CLEAR, an application's get): the one
             # found after it is not the channel's to remove.

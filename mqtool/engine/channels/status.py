@@ -34,7 +34,6 @@ class InDoubt:
     first: int  # sequence numbers of its first and last message
     last: int
     rows: list[int]  # the transmission queue's row ids of the messages sent
-    unpacked: list[int]  # those stored compressed that the sender inflated to send
     count: int  # messages sent (dead-lettered ones included)
     before: int  # bytes of the messages before compression
     wire: int  # bytes on the wire
