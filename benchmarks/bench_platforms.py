@@ -101,6 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     for side, value in median.items():
         spread = ", ".join(f"{v:,.0f}" for v in figures[side])
         print(f"   {side:<15} {value:>8,.0f} pairs/s   ({spread})")
+
     def paired(top: str, bottom: str) -> float:
         return statistics.median(a / b for a, b in zip(figures[top], figures[bottom], strict=True))
 

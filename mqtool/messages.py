@@ -265,6 +265,70 @@ CATALOGUE: dict[str, Entry] = {
         "{count} not UTF-8 text: measured as they are, not in {encoding}",
         "mqtool estimate --encoding could not re-encode these messages; their figures are of the original bytes.",
     ),
+    # channels, in the platform's framing (mqtool's ids: no IBM message says these)
+    "MQT0509I": Entry("Channel initiator stopped", "Console (z/OS): STOP CHINIT ended the channel initiator."),
+    "MQT0510E": Entry(
+        "Channel {name} cannot connect to {conname}: no queue manager listens there, retrying in {seconds}s",
+        "Console (z/OS): the sender's CONNAME is no system's listener (mqtool system alter --listener).",
+    ),
+    "MQT0511E": Entry(
+        "Channel {name}: queue manager {qmgr} at {conname} is not active, retrying in {seconds}s",
+        "Console (z/OS): the partner queue manager is stopped.",
+    ),
+    "MQT0512E": Entry(
+        "Channel {name}: the channel initiator of {qmgr} at {conname} is not active, retrying in {seconds}s",
+        "Console (z/OS): the partner's channel initiator is stopped.",
+    ),
+    "MQT0513E": Entry(
+        "Channel {name}: the receiver on {qmgr} is in use by {other}, retrying in {seconds}s",
+        "Console (z/OS): the partner's receiver is bound to a sender of another system.",
+    ),
+    "MQT0514E": Entry(
+        "Channel {name}: channel {name} on {qmgr} is CHLTYPE({chltype}), not a receiver, retrying in {seconds}s",
+        "Console (z/OS): the partner's channel of that name is not a receiver.",
+    ),
+    "MQT0515E": Entry(
+        "Channel {name} cannot get from transmission queue {queue}, mqrc={reason} ({rcname}), retrying in {seconds}s",
+        "Console (z/OS): the transmission queue is missing or not USAGE(XMITQ) (2085), GET(DISABLED) (2016), or "
+        "used by another running sender (2042).",
+    ),
+    "MQT0516E": Entry(
+        "Channel {name}: queue manager {qmgr} is not active, retrying in {seconds}s",
+        "Console: the channel's own queue manager (or its channel initiator) is stopped.",
+    ),
+    "MQT0517E": Entry(
+        "Channel {name} batch backed out: {detail}; retrying in {seconds}s",
+        "Console (z/OS): a batch failed (corrupt compressed data, an unexpected error); nothing of it was "
+        "delivered and its messages stay on the transmission queue.",
+    ),
+    "MQT0518E": Entry(
+        "Channel {name} batch backed out: a message for {queue} cannot go to dead-letter queue {deadq} of {qmgr}, "
+        "mqrc={reason} ({rcname}); retrying in {seconds}s",
+        "Console (z/OS): a message could not be delivered nor put to the partner's dead-letter queue.",
+    ),
+    "MQT0519I": Entry(
+        "Channel {name} in-doubt batch, sequence numbers {first}-{last} ({count} messages), {action} with {qmgr}",
+        "Console (z/OS): a batch left in doubt (a process ended between its two commits) was resolved with the "
+        "receiver.",
+    ),
+    "MQT0523E": Entry(
+        "Channel {name}: the receiver on {qmgr} ended, retrying in {seconds}s",
+        "Console (z/OS): the running sender's receiver is no longer bound to it (its channel initiator stopped).",
+    ),
+    "MQT0524E": Entry(
+        "Channel {name}: transmission queue {queue} is GET(DISABLED), the batch in doubt stays",
+        "RESOLVE CHANNEL ACTION(COMMIT) cannot remove the batch's messages from a GET(DISABLED) transmission queue.",
+    ),
+    "MQT0520E": Entry(
+        "Channel {name}: {verb} is not valid for CHLTYPE({chltype})",
+        "RESET of a server-connection channel, RESOLVE of a channel that is not a sender.",
+    ),
+    "MQT0521E": Entry("Channel {name} is not in doubt", "RESOLVE CHANNEL of a sender with no batch in doubt."),
+    "MQT0522I": Entry(
+        "Channel {name} in-doubt batch of {count} messages {action}",
+        "RESOLVE CHANNEL: COMMIT removed the batch's messages from the transmission queue, BACKOUT left them to be "
+        "sent again.",
+    ),
     # ---------------------------------------------------------------- z/TPF MQ (ZMQSC)
     "CSMP0097I": Entry(
         "{time} CPU-{processor} SS-{subsystem} SSU-{ssu} IS-{istream}",
@@ -412,6 +476,114 @@ CATALOGUE: dict[str, Entry] = {
         "Get\t- {gets}\t{get_rate}\t{get_high}\n"
         "Swept Search\t- {searches}\t{search_rate}\t{search_high}",
         "Local queue statistics (DISPLAY QL-name STAT): A (B) pairs are the last 5-second interval (since reset).",
+    ),
+    # channels (mqtool/engine/channels): console messages of the channel agents ...
+    "MQSC0301I": Entry(
+        "CHL-{name} STARTED - PARTNER {qmgr} AT {conname} - COMPMSG {technique} - BATCHSZ {batchsz}",
+        "Console: a sender channel bound to its receiver and runs; the technique and batch size negotiated.",
+    ),
+    "MQSC0302I": Entry(
+        "CHL-{name} STARTED - RECEIVING FROM {qmgr} - COMPMSG {technique}",
+        "Console: a receiver channel was bound by its sender and runs.",
+    ),
+    "MQSC0303I": Entry("CHL-{name} STOPPED", "Console: STOP CHL ended the channel."),
+    "MQSC0304I": Entry(
+        "CHL-{name} INACTIVE - SENDER ON {qmgr} ENDED", "Console: a receiver's sender stopped or went to RETRYING."
+    ),
+    "MQSC0310W": Entry(
+        "CHL-{name} RETRYING IN {seconds} SECONDS - NO QUEUE MANAGER LISTENS AT {conname}",
+        "Console: the sender's CONNAME is no system's listener address (mqtool system alter --listener).",
+    ),
+    "MQSC0311W": Entry(
+        "CHL-{name} RETRYING IN {seconds} SECONDS - QUEUE MANAGER {qmgr} AT {conname} IS STOPPED",
+        "Console: the partner queue manager is stopped.",
+    ),
+    "MQSC0312W": Entry(
+        "CHL-{name} RETRYING IN {seconds} SECONDS - CHANNEL INITIATOR OF {qmgr} AT {conname} IS NOT ACTIVE",
+        "Console: the partner is a z/OS queue manager whose channel initiator is stopped.",
+    ),
+    "MQSC0313W": Entry(
+        "CHL-{name} RETRYING IN {seconds} SECONDS - NO CHANNEL {name} ON {qmgr}",
+        "Console: the partner queue manager has no channel of the sender's name.",
+    ),
+    "MQSC0314W": Entry(
+        "CHL-{name} RETRYING IN {seconds} SECONDS - RECEIVER {name} ON {qmgr} IS STOPPED",
+        "Console: the partner's receiver channel is stopped (START it there).",
+    ),
+    "MQSC0315W": Entry(
+        "CHL-{name} RETRYING IN {seconds} SECONDS - RECEIVER {name} ON {qmgr} IS IN USE BY {other}",
+        "Console: the partner's receiver is bound to a sender of another system.",
+    ),
+    "MQSC0316W": Entry(
+        "CHL-{name} RETRYING IN {seconds} SECONDS - CHANNEL {name} ON {qmgr} IS A {chltype}, NOT A RECEIVER",
+        "Console: the partner's channel of that name is not a receiver (CHLTYPE RCVR).",
+    ),
+    "MQSC0317W": Entry(
+        "CHL-{name} RETRYING IN {seconds} SECONDS - CANNOT GET FROM QL-{queue} - MQRC {reason} ({rcname})",
+        "Console: the transmission queue is missing or not USAGE-XMITQ (2085), GET-DISABLED (2016), "
+        "or used by another running sender (2042).",
+    ),
+    "MQSC0318W": Entry(
+        "CHL-{name} RETRYING IN {seconds} SECONDS - QUEUE MANAGER {qmgr} IS STOPPED",
+        "Console: the channel's own queue manager is stopped; the channel runs again after START QMGR.",
+    ),
+    "MQSC0319E": Entry(
+        "CHL-{name} BATCH BACKED OUT - {detail} - RETRYING IN {seconds} SECONDS",
+        "Console: a batch failed (corrupt compressed data, an unexpected error); nothing of it was delivered "
+        "and its messages stay on the transmission queue.",
+    ),
+    "MQSC0320E": Entry(
+        "CHL-{name} BATCH BACKED OUT - MESSAGE FOR {queue} CANNOT GO TO DEAD-LETTER QUEUE {deadq} OF {qmgr} - "
+        "MQRC {reason} ({rcname}) - RETRYING IN {seconds} SECONDS",
+        "Console: a message could not be delivered nor put to the partner's dead-letter queue.",
+    ),
+    "MQSC0321E": Entry(
+        "CHL-{name} STOPPED - SEQUENCE NUMBER ERROR - SENT {sent} EXPECTED {expected} - "
+        "ENTER ZMQSC RESET CHL-{name} SEQNUM-n",
+        "Console: the receiver expects another sequence number than the sender's next one.",
+    ),
+    "MQSC0322I": Entry(
+        "CHL-{name} IN-DOUBT BATCH SEQNUM {first}-{last} ({count} MESSAGES) {action} WITH {qmgr}",
+        "Console: a batch left in doubt (a process ended between its two commits) was resolved with the receiver.",
+    ),
+    "MQSC0323W": Entry(
+        "CHL-{name} {count} MESSAGE(S) FOR {queue} PUT TO DEAD-LETTER QUEUE {deadq} - MQRC {reason} ({rcname})",
+        "Console: a receiver could not deliver messages and put them, with a dead-letter header, on its DEADQ.",
+    ),
+    "MQSC0324W": Entry(
+        "CHL-{name} RETRYING IN {seconds} SECONDS - RECEIVER {name} ON {qmgr} ENDED",
+        "Console: the running sender's receiver is no longer bound to it (the partner's channel initiator stopped).",
+    ),
+    # ... and the answers to channel commands
+    "MQSC0330I": Entry(
+        "START CHL-{name} ACCEPTED", "START CHL: a sender binds to its partner at the next tick of the engine."
+    ),
+    "MQSC0331E": Entry("CHL-{name} IS ALREADY {state}", "START CHL of a channel that is running or binding."),
+    "MQSC0332E": Entry(
+        "{verb} NOT VALID FOR CHL-{name} - CHLTYPE-{chltype}", "The command does not apply to this channel type."
+    ),
+    "MQSC0351I": Entry(
+        "CHANNEL STATISTICS DISPLAY: - {name}\n"
+        "Channel Type       - {chltype}\n"
+        "Status             - {state}\n"
+        "Partner            - {partner}\n"
+        "Compression        - {technique} ({last})\n"
+        "Sequence Number    - {seq}\n"
+        "In-doubt Msgs      - {indoubt}\n"
+        "Batch Size         - {batchsz}\n"
+        "Messages           - {msgs_last} ({msgs})\n"
+        "Batches            - {batches}\n"
+        "Bytes Before Comp  - {before_last} ({before})\n"
+        "Bytes on Wire      - {wire_last} ({wire})\n"
+        "Compression Ratio  - {ratio_last} ({ratio})\n"
+        "Compression Time   - {time_last} ({time})\n"
+        "Compressed Msgs    - {compressed}\n"
+        "Sent As Stored     - {stored}\n"
+        "Inflated To Send   - {inflated}\n"
+        "Decompressed HW    - {hardware}\n"
+        "Decompressed SW    - {software}\n"
+        "Dead-letter Msgs   - {dead}",
+        "Channel statistics (DISPLAY CHL-name STAT): A (B) pairs are the last batch (since the channel started).",
     ),
     # ---------------------------------------------------------------- z/TPF HTTP (ZHTPS)
     "HTTPS0001I": Entry(
@@ -681,6 +853,52 @@ CATALOGUE: dict[str, Entry] = {
     ),
     "CSQM293I": Entry("{count} {objtype} FOUND MATCHING REQUEST CRITERIA", "How many objects a DISPLAY shows."),
     "CSQM297I": Entry("NO {objtype} FOUND MATCHING REQUEST CRITERIA", "A DISPLAY found nothing to show."),
+    # channels: the command answers (CSQM13xI) and the channel initiator's console
+    # messages (CSQX...); texts IBM's where its catalogue gives them, else inferred
+    # (mqtool-zos(7), CHANNELS, says which).
+    "CSQM131I": Entry(
+        "CHANNEL INITIATOR NOT ACTIVE, COMMAND NOT PROCESSED",
+        "A channel command while the channel initiator is stopped (START CHINIT starts it). Wording inferred.",
+    ),
+    "CSQM132I": Entry(
+        "CHANNEL INITIATOR ALREADY ACTIVE", "START CHINIT while the channel initiator runs. Wording inferred."
+    ),
+    "CSQM134I": Entry(
+        "{verb} {objtype}({name}) COMMAND ACCEPTED",
+        "START, STOP, RESET or RESOLVE CHANNEL was accepted; the channel initiator does the work and reports on "
+        "the console.",
+    ),
+    "CSQM137I": Entry("{verb} {objtype} COMMAND ACCEPTED", "STOP CHINIT was accepted."),
+    "CSQM138I": Entry("CHANNEL INITIATOR STARTING", "START CHINIT was accepted; the channel initiator starts."),
+    "CSQX001I": Entry("Channel initiator starting", "Console: the channel initiator starts (START CHINIT)."),
+    "CSQX022I": Entry(
+        "Channel initiator initialization complete",
+        "Console: the channel initiator runs; the senders it ended with STOP CHINIT start again. Wording inferred.",
+    ),
+    "CSQX500I": Entry("Channel {name} started", "Console: a channel started (a sender bound to its receiver)."),
+    "CSQX501I": Entry(
+        "Channel {name} is no longer active", "Console: a channel ended (STOP CHANNEL, STOP CHINIT, its partner)."
+    ),
+    "CSQX514E": Entry(
+        "Channel {name} is active",
+        "START of a running channel, or RESET or RESOLVE of a running one (stop it first). Wording inferred.",
+    ),
+    "CSQX520E": Entry(
+        "Remote channel {name} not defined",
+        "Console: the partner queue manager has no channel of this name; the sender retries. Wording inferred.",
+    ),
+    "CSQX526E": Entry(
+        "Message sequence error for channel {name}, sent={sent} expected={expected}",
+        "Console: the sequence numbers of the two ends differ; the sender stops until RESET CHANNEL. Wording inferred.",
+    ),
+    "CSQX548E": Entry(
+        "Messages sent to local dead-letter queue, channel {name}, reason={reason} ({rcname})",
+        "Console: a receiver put messages it could not deliver on its DEADQ, behind a dead-letter header.",
+    ),
+    "CSQX558E": Entry(
+        "Remote channel {name} not available",
+        "Console: the partner's receiver channel is stopped; the sender retries. Wording inferred.",
+    ),
     "CSQY001I": Entry(
         "QUEUE MANAGER STARTING, USING PARAMETER MODULE {zparm}", "START QMGR: the queue manager is starting."
     ),

@@ -40,11 +40,11 @@ def run(state: Path, *args: str, stdin: bytes | None = None) -> subprocess.Compl
     return subprocess.CompletedProcess(process.args, process.returncode, out, err)
 
 
-def browse_all(state: Path, queue: str) -> list[tuple[bytes, bytes]]:
+def browse_all(state: Path, queue: str, system: str = "TPF1") -> list[tuple[bytes, bytes]]:
     store = Store.open(state)
     try:
         found: list[tuple[bytes, bytes]] = []
-        handle = open_queue(store, Clock(), "TPF1", queue)
+        handle = open_queue(store, Clock(), system, queue)
         result = get_stream(handle, lambda m: found.append((m.msgid, m.payload)), None, browse=True)
         assert result.error is None
         return found
@@ -82,19 +82,25 @@ def test_killed_put_stream_keeps_every_acknowledged_message_once(tmp_path: Path,
         assert len(acknowledged) >= 1
 
 
-def test_three_putters_and_three_getters_get_every_message_once(tmp_path: Path) -> None:
-    state = tmp_path / "state"
-    assert run(state, "cmd", "ZMQSC DEFINE QL-SHARED DEFPSIST-YES").returncode == 0
-    total, putters = 5000, 3
+def every_message_once(state: Path, define: str, system: str = "TPF1", total: int = 3000) -> None:
+    """Three putters and three getters, whole processes, on queue SHARED of `system`
+    (defined by `define`): every message is got once, none lost, none twice. Each getter
+    ends when it has its share; the long wait bounds a failure only (no timing)."""
+    assert run(state, "--system", system, "cmd", define).returncode == 0
+    putters = getters_count = 3
     payloads = [f"message {k:05d}".encode() for k in range(total)]
+    share = str(total // getters_count)
     getters = [
-        mqtool(state, "get", "SHARED", "--all", "--wait", "5", "-q", stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        for _ in range(3)
-    ]
+        mqtool(state, "--system", system, "get", "SHARED", "--count", share, "--wait", "300", "-q",
+               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        for _ in range(getters_count)
+    ]  # fmt: skip
     puts = []
     for number in range(putters):
         lines = b"\n".join(payloads[number::putters]) + b"\n"
-        process = mqtool(state, "put", "SHARED", "-q", stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        process = mqtool(
+            state, "--system", system, "put", "SHARED", "-q", stdin=subprocess.PIPE, stdout=subprocess.PIPE
+        )
         puts.append((process, lines))
     for process, lines in puts:
         process.communicate(lines, timeout=300)
@@ -105,7 +111,11 @@ def test_three_putters_and_three_getters_get_every_message_once(tmp_path: Path) 
         assert getter.returncode == 0, err
         got.update(out.splitlines())
     assert got == Counter(payloads)  # every message once: none lost, none twice
-    assert browse_all(state, "SHARED") == []
+    assert browse_all(state, "SHARED", system) == []
+
+
+def test_three_putters_and_three_getters_get_every_message_once(tmp_path: Path) -> None:
+    every_message_once(tmp_path / "state", "ZMQSC DEFINE QL-SHARED DEFPSIST-YES")
 
 
 def test_damaged_compressed_payload_fails_the_get_and_stays(tmp_path: Path) -> None:

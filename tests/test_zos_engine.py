@@ -6,19 +6,18 @@ putting and getting on one z/OS queue."""
 
 from __future__ import annotations
 
-import os
 import random
 import signal
 import subprocess
 import sys
 import time
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_engine_reliability import browse_all, every_message_once, mqtool, run
 from test_golden import GOLDEN, run_golden
 
 from mqtool.clock import Clock
@@ -312,41 +311,21 @@ def _dead_pid() -> int:
 
 
 # -- whole processes --------------------------------------------------------------------------
-def mqtool(state: Path, *args: str, **kwargs: object) -> subprocess.Popen[bytes]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MQTOOL_")}
-    env["MQTOOL_STATE"] = str(state)
-    env["MQTOOL_SYSTEM"] = "CSQ1"
-    return subprocess.Popen(  # type: ignore[call-overload, no-any-return]
-        [sys.executable, "-m", "mqtool", *args], env=env, **kwargs
-    )
-
-
-def run(state: Path, *args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
-    process = mqtool(state, *args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    out, err = process.communicate(stdin, timeout=300)
-    return subprocess.CompletedProcess(process.args, process.returncode, out, err)
-
-
 def browse_ids(state: Path, queue: str) -> list[str]:
-    store = Store.open(state)
-    try:
-        found: list[str] = []
-        handle = open_queue(store, Clock(), "CSQ1", queue)
-        assert get_stream(handle, lambda m: found.append(format_id(m.msgid)), None, browse=True).error is None
-        return found
-    finally:
-        store.close()
+    return [format_id(msgid) for msgid, _ in browse_all(state, queue, "CSQ1")]
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("qos", ["MUSTDUP", "BESTEF"])
 def test_kill_9_during_streamed_persistent_puts_leaves_both_queues_consistent(tmp_path: Path, qos: str) -> None:
     state = tmp_path / "state"
-    assert run(state, "cmd", "DEFINE QLOCAL(COPY)", f"DEFINE QLOCAL(BASE) STREAMQ(COPY) STRMQOS({qos})").returncode == 0
+    defines = ("DEFINE QLOCAL(COPY)", f"DEFINE QLOCAL(BASE) STREAMQ(COPY) STRMQOS({qos})")
+    assert run(state, "--system", "CSQ1", "cmd", *defines).returncode == 0
     chance = random.Random(f"kill-{qos}")
     acknowledged: list[str] = []
     for _ in range(4):
-        args = ["put", "BASE", "--pattern", "xml", "--size", "2000", "--count", "1000000", "--persistent"]
+        args = ["--system", "CSQ1", "put", "BASE", "--pattern", "xml", "--size", "2000", "--count", "1000000"]
+        args.append("--persistent")
         process = mqtool(state, *args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         assert process.stdout is not None
         first = process.stdout.readline()
@@ -365,55 +344,4 @@ def test_kill_9_during_streamed_persistent_puts_leaves_both_queues_consistent(tm
 
 @pytest.mark.slow
 def test_several_processes_putting_and_getting_on_one_zos_queue_get_every_message_once(tmp_path: Path) -> None:
-    state = tmp_path / "state"
-    assert run(state, "cmd", "DEFINE QLOCAL(SHARED) DEFPSIST(YES)").returncode == 0
-    total, putters, getters_count = 3000, 3, 3
-    payloads = [f"message {k:05d}".encode() for k in range(total)]
-    # Each getter ends when it has its share; the long wait bounds a failure only.
-    share = str(total // getters_count)
-    getters = [
-        mqtool(
-            state,
-            "get",
-            "SHARED",
-            "--count",
-            share,
-            "--wait",
-            "300",
-            "-q",
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-        )
-        for _ in range(getters_count)
-    ]
-    puts = []
-    for number in range(putters):
-        lines = b"\n".join(payloads[number::putters]) + b"\n"
-        process = mqtool(state, "put", "SHARED", "-q", stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        puts.append((process, lines))
-    for process, lines in puts:
-        process.communicate(lines, timeout=300)
-        assert process.returncode == 0
-    got: Counter[bytes] = Counter()
-    for getter in getters:
-        out, err = getter.communicate(timeout=300)
-        assert getter.returncode == 0, err
-        got.update(out.splitlines())
-    assert got == Counter(payloads)
-    assert browse_ids(state, "SHARED") == []
-
-
-def test_a_damaged_page_set_figure_is_a_clear_error_naming_the_queue_manager(zos: Zos) -> None:
-    small_pageset(zos, 50, psid=9)
-    zos.cmd("DEFINE QLOCAL(DAMAGED) STGCLASS(PS9)")
-    with zos.store.transaction() as tx:
-        tx.conn.execute(
-            "UPDATE objects SET status = json_set(status, '$.pages', 'lots') "
-            "WHERE system = 'CSQ1' AND type = 'PSID' AND name = '9'"
-        )
-    with pytest.raises(MQError) as refused:
-        zos.put("DAMAGED", b"x")
-    assert refused.value.reason == 2195
-    assert "page set 9 of CSQ1 has a damaged size in the store (pages 'lots'" in str(refused.value)
-    usage = zos.cmd("DISPLAY USAGE PSID(9) TYPE(PAGESET)")
-    assert "    9  Page set figures damaged in the store: page set 9 of CSQ1 has a damaged size" in usage[3]
+    every_message_once(tmp_path / "state", "DEFINE QLOCAL(SHARED) DEFPSIST(YES)", system="CSQ1")

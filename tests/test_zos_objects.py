@@ -211,13 +211,21 @@ def test_channel_status_of_a_channel_the_engine_runs(mq: Any) -> None:
         }
         tx.put_status(record)
     store.close()
-    out = zos(mq, "DIS CHS(*) STATUS MSGS BYTSSENT COMPMSG COMPRATE", "DEL CHL(TO.QM2)")
+    # The default fields, those named; COMPRATE needs channel monitoring (MONCHL).
+    out = zos(mq, "ALTER QMGR MONCHL(LOW)", "DIS CHS(*) STATUS MSGS BYTSSENT COMPMSG COMPRATE", "DEL CHL(TO.QM2)")
     assert out == (
+        "CSQ9022I -CSQ1 CSQMAQMG ' ALTER QMGR' NORMAL COMPLETION\n"
         "CSQM293I -CSQ1 CSQMDRTC 1 CHANNEL STATUS FOUND MATCHING REQUEST CRITERIA\n"
         "CSQM201I -CSQ1 CSQMDRTC DISPLAY CHSTATUS DETAILS\n"
         "CHSTATUS(TO.QM2)\n"
         "CHLDISP(PRIVATE)\n"
+        "XMITQ(QM2)\n"
+        "CONNAME(127.0.0.1(1415))\n"
+        "CURRENT\n"
+        "CHLTYPE(SDR)\n"
         "STATUS(RUNNING)\n"
+        "SUBSTATE( )\n"
+        "STOPREQ(NO)\n"
         "MSGS(12)\n"
         "BYTSSENT(999999999)\n"
         "COMPMSG(ZLIBFAST,ZLIBFAST)\n"

@@ -139,6 +139,7 @@ def test_unknown_verb_and_object(mq: Any) -> None:
         "mqtool\n"
         "CSQ9023E -CSQ1 CSQ9SCND ' DEFINE NAMELIST' ABNORMAL COMPLETION\n"
         "CSQ9001E -CSQ1 CSQ9SCND 'RESETT' is invalid\n"
+        "MQT0015I -CSQ1 CSQ9SCND Did you mean 'RESET'?\n"
         "CSQ9023E -CSQ1 CSQ9SCND ' RESETT QSTATS' ABNORMAL COMPLETION\n"
         "CSQ9001E -CSQ1 CSQ9SCND 'NAMELST' is invalid\n"
         "CSQ9023E -CSQ1 CSQ9SCND ' DEFINE NAMELST' ABNORMAL COMPLETION\n"

@@ -51,5 +51,8 @@ def handle(ctx: Any, req: Any) -> Response:
         state = str(record.status.get("state") or "")
         if state not in IDLE_STATES:
             return refuse(req, "CSQM101I", RC_IN_USE, objtype=obj, name=name, detail=f"STATUS({state})")
+        from mqtool.engine.channels.mca import deleted
+
+        deleted(tx, system, record)
     tx.delete_object(system.name, obj, name)
     return reply(req)

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from mqtool.engine.channels.partner import chinit_active
+from mqtool.engine.channels.status import ChannelStatus
 from mqtool.engine.zos.model import live_handles
-from mqtool.response import Response
+from mqtool.response import FAILED, Response
 from mqtool.state import ObjectRecord
 from mqtool.state import messages as runs
 
@@ -35,6 +37,11 @@ from . import (
 DETAIL_CSECT = "CSQMDRTC"  # the module that writes CSQM293I and CSQM201I
 STATUS_CAP = 999_999_999  # z/OS shows larger numbers in channel status as 999999999
 IDLE_STATES = ("", "INACTIVE")
+# DISPLAY CHSTATUS without ALL: these fields, and those named (as z/OS shows them).
+CURRENT_FIELDS = ("XMITQ", "CONNAME", "CURRENT", "CHLTYPE", "STATUS", "SUBSTATE", "STOPREQ")
+# DISPLAY CHSTATUS SAVED: the status saved at the end of each batch.
+SAVED_FIELDS = ("XMITQ", "CONNAME", "CURRENT", "CHLTYPE", "STATUS", "INDOUBT", "CURLUWID", "LSTLUWID", "CURMSGS",
+                "CURSEQNO", "LSTSEQNO")  # fmt: skip
 QMGR_FIXED = {
     "PLATFORM": "MVS",
     "CMDLEVEL": 940,
@@ -58,9 +65,19 @@ def handle(ctx: Any, req: Any) -> Response:
         return sysparms.display_system(ctx, req, manager(ctx.tx, ctx.system, ctx.now))
     if obj == "QMGR":
         return _qmgr(ctx, req)
+    if obj == "CHSTATUS" and not chinit_active(ctx.system, manager(ctx.tx, ctx.system, ctx.now)):
+        # IBM: DISPLAY CHSTATUS needs the channel initiator.
+        result = reply(req, FAILED)
+        result.add("CSQM131I")
+        return result
     records = _matching(ctx, req)
     generic = req.name.endswith("*")
     selected = None if req.select_all or (not req.select and not generic) else set(req.select)
+    saved = obj == "CHSTATUS" and bool(req.get("SAVED"))
+    if obj == "CHSTATUS":
+        # As z/OS: a default set of fields, what is named besides, or ALL; saved status
+        # has its own few fields.
+        selected = set(SAVED_FIELDS) if saved else None if req.select_all else {*CURRENT_FIELDS, *req.select}
     blocks = [(record, _attributes(ctx, obj, record, selected)) for record in records]
     if req.has("WHERE"):
         test = where.parse(req, req.object, req.get("WHERE"))
@@ -76,6 +93,8 @@ def handle(ctx: Any, req: Any) -> Response:
     for _record, lines in blocks:
         block = result.add("CSQM201I", csect=DETAIL_CSECT, verb="DISPLAY", objtype=req.object.full)
         block.attrs = lines
+        if saved:
+            block.attrs = [("SAVED", None) if key == "CURRENT" else (key, value) for key, value in block.attrs]
         block.lines = [f"END {req.object.full} DETAILS"]
     return result
 
@@ -104,7 +123,9 @@ def _matching(ctx: Any, req: Any) -> list[ObjectRecord]:
         records = [r for r in records if r.type == req.get("TYPE")]
     if obj == "CHANNEL" and "CHLTYPE" in req.params:
         records = [r for r in records if r.attrs.get("CHLTYPE") == req.get("CHLTYPE")]
-    if obj == "CHSTATUS":
+    if obj == "CHSTATUS" and req.get("SAVED"):
+        records = [r for r in records if ChannelStatus.load(r.status).saved]
+    elif obj == "CHSTATUS":
         records = [r for r in records if str(r.status.get("state") or "") not in IDLE_STATES]
     return sorted(records, key=lambda r: (r.name, r.type))
 
@@ -126,6 +147,8 @@ def _attributes(ctx: Any, obj: str, record: ObjectRecord, selected: set[str] | N
             continue
         if selected is not None and keyword.name not in selected:
             continue
+        if obj == "CHSTATUS" and keyword.name == "XMITQ" and record.attrs.get("CHLTYPE") != "SDR":
+            continue
         if not all(str(record.attrs.get(attr)) in allowed for attr, allowed in keyword.only_for.items()):
             continue
         if keyword.name in values:
@@ -143,7 +166,7 @@ def _computed(ctx: Any, obj: str, record: ObjectRecord) -> dict[str, Any]:
     altered = date_time(system, record.altered)
     values: dict[str, Any] = {"QSGDISP": "QMGR", "ALTDATE": altered[0], "ALTTIME": altered[1]}
     if obj == "CHSTATUS":
-        return _channel_status(record)
+        return _channel_status(ctx, record)
     if record.type == "QMGR":
         values |= QMGR_FIXED
     if record.type in QUEUE_TYPES:
@@ -177,9 +200,10 @@ def _queue_status(ctx: Any, record: ObjectRecord) -> dict[str, Any]:
     return values
 
 
-def _channel_status(record: ObjectRecord) -> dict[str, Any]:
+def _channel_status(ctx: Any, record: ObjectRecord) -> dict[str, Any]:
     """CHSTATUS lines from the status the engine keeps for a channel it runs (keys named
-    like the keywords, in lower case; pairs as lists)."""
+    like the keywords, in lower case; pairs as lists). COMPRATE and COMPTIME are blank
+    while channel monitoring is off (MONCHL)."""
     status = record.status
     values: dict[str, Any] = {
         "CHLDISP": "PRIVATE",
@@ -196,7 +220,29 @@ def _channel_status(record: ObjectRecord) -> dict[str, Any]:
     for key in ("COMPHDR", "COMPMSG", "COMPRATE", "COMPTIME"):
         pair = status.get(key.lower())
         values[key] = ",".join(str(v) for v in pair) if isinstance(pair, (list, tuple)) else (pair or "")
+    if not _monitoring(ctx, record):
+        values["COMPRATE"] = values["COMPTIME"] = ""
+    channel = ChannelStatus.load(status)
+    indoubt = channel.indoubt
+    values |= {
+        "INDOUBT": "NO" if indoubt is None else "YES",
+        "CURLUWID": indoubt.luwid if indoubt is not None else channel.luwid,
+        "LSTLUWID": channel.luwid,
+        "CURMSGS": indoubt.count if indoubt is not None else 0,
+        "CURSEQNO": min(STATUS_CAP, indoubt.last if indoubt is not None else channel.seq),
+        "LSTSEQNO": min(STATUS_CAP, channel.seq),
+    }
     return values
+
+
+def _monitoring(ctx: Any, record: ObjectRecord) -> bool:
+    """Whether a channel's monitoring data is collected: its MONCHL, QMGR taking the
+    queue manager's; the queue manager's NONE switches it off for every channel."""
+    qmgr = str(manager(ctx.tx, ctx.system, ctx.now).attrs.get("MONCHL", "OFF"))
+    own = str(record.attrs.get("MONCHL", "QMGR"))
+    if qmgr == "NONE":
+        return False
+    return (qmgr if own == "QMGR" else own) != "OFF"
 
 
 def _qmgr(ctx: Any, req: Any) -> Response:

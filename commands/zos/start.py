@@ -1,7 +1,7 @@
 """START QMGR: starts a stopped queue manager. The parameter module is read again, so
 SET LOG, SET ARCHIVE and SET SYSTEM values are gone, the log restarts at the latest RBA,
 the traces are the startup ones again, and non-persistent messages do not survive the
-restart. START TRACE is trace.py's."""
+restart. START TRACE is trace.py's, START CHINIT and START CHANNEL channels.py's."""
 
 from __future__ import annotations
 
@@ -9,12 +9,16 @@ from typing import Any
 
 from mqtool.response import NO_CSECT, Response
 
-from . import logs, manager, refuse, reply, trace
+from . import logs, manager, refuse, reply, stopped, trace
 
 
 def handle(ctx: Any, req: Any) -> Response:
     if req.object.name == "TRACE":
         return trace.start(ctx, req)
+    if req.object.name != "QMGR":
+        from .channels import start
+
+        return stopped(ctx, req) or start(ctx, req)
     tx, system = ctx.tx, ctx.system
     record = manager(tx, system, ctx.now)
     if record.status.get("state", "STARTED") != "STOPPED":

@@ -1,5 +1,6 @@
 """STOP QMGR: stops the queue manager (the statistics of the interval running are
-written); until START QMGR every other command gets CSQ3106E. STOP TRACE is trace.py's."""
+written); until START QMGR every other command gets CSQ3106E. STOP TRACE is trace.py's,
+STOP CHINIT and STOP CHANNEL channels.py's."""
 
 from __future__ import annotations
 
@@ -14,6 +15,10 @@ from . import active_only, manager, reply, trace
 def handle(ctx: Any, req: Any) -> Response:
     if req.object.name == "TRACE":
         return trace.stop(ctx, req)
+    if req.object.name != "QMGR":
+        from .channels import stop
+
+        return stop(ctx, req)
     record = manager(ctx.tx, ctx.system, ctx.now)
     trace.stopping(ctx, record)
     record.status["state"] = "STOPPED"

@@ -58,6 +58,10 @@ def handle(ctx: Context, req: Request) -> Response:
     refs = references(tx, system, obj, req.name)
     if refs:
         return failure("MQSC0029E", object=obj, name=req.name, refs=", ".join(refs))
+    if obj == "CHL":
+        from mqtool.engine.channels.mca import deleted
+
+        deleted(tx, system, record)
     if obj == "QL":
         depth = _depth(ctx, req.name)
         if depth and not req.get("PURGE"):

@@ -1,5 +1,6 @@
 """ZMQSC DISPLAY: one block of `KEYWORD value` lines per object; a generic name
-(`QL-PAY*`, `QL-*`) shows every match. `QL-name STAT` is the statistics display."""
+(`QL-PAY*`, `QL-*`) shows every match. `QL-name STAT` is the statistics display,
+`CHL-name STAT` the channel statistics display (channel.py)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,10 @@ def handle(ctx: Context, req: Request) -> Response:
     assert req.object is not None
     obj, system, tx = req.object.name, ctx.system, ctx.tx
     if req.get("STAT"):
+        if obj == "CHL":
+            from .channel import display_stat
+
+            return display_stat(ctx, req)
         stat = importlib.import_module("mqtool.commands.ztpf_mq.stat")
         result: Response = stat.display(ctx, req)
         return result
@@ -68,5 +73,7 @@ def attributes(ctx: Context, record: ObjectRecord) -> list[tuple[str, object]]:
     elif record.type == "QMGR":
         lines.append(("STATUS", record.status.get("state", "STARTED")))
     elif record.type == "CHL":
-        lines.append(("STATUS", record.status.get("state", "INACTIVE")))
+        from .channel import status_lines
+
+        lines.extend(status_lines(record))
     return lines

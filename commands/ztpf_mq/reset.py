@@ -1,4 +1,5 @@
-"""ZMQSC RESET QL-name STAT: clears a queue's statistics and starts a new reset period."""
+"""ZMQSC RESET QL-name STAT: clears a queue's statistics and starts a new reset period
+(RESET CHL-name SEQNUM-n is in channel.py)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,10 @@ from . import failure, qmgr, response
 
 def handle(ctx: Context, req: Request) -> Response:
     assert req.name is not None
+    if req.object is not None and req.object.name == "CHL":
+        from .channel import reset
+
+        return reset(ctx, req)
     if not req.get("STAT"):
         return failure("MQSC0016E", SYNTAX, keyword="STAT", detail="FOR RESET QL")
     if qmgr(ctx.tx, ctx.system) is None:

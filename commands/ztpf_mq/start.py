@@ -13,6 +13,10 @@ from . import failure, qmgr, response
 
 
 def handle(ctx: Context, req: Request) -> Response:
+    if req.object is not None and req.object.name == "CHL":
+        from .channel import start
+
+        return start(ctx, req)
     manager = qmgr(ctx.tx, ctx.system)
     if manager is None:
         return failure("MQSC0010E")

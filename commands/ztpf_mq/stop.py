@@ -11,6 +11,10 @@ from . import failure, qmgr, response
 
 
 def handle(ctx: Context, req: Request) -> Response:
+    if req.object is not None and req.object.name == "CHL":
+        from .channel import stop
+
+        return stop(ctx, req)
     manager = qmgr(ctx.tx, ctx.system)
     if manager is None:
         return failure("MQSC0010E")

@@ -21,14 +21,17 @@ PLATFORMS: dict[str, str] = {
     "ztpf": "mqtool.engine.ztpf",
     "zos": "mqtool.engine.zos",
 }
+# Services of the engine that run on every platform and register timers too.
+SERVICES: tuple[str, ...] = ("mqtool.engine.channels.mca",)
 _LOADED: list[bool] = []
 
 
 def load() -> None:
-    """Imports every platform package once (their models and timers register)."""
+    """Imports every platform package once (their models and timers register), then the
+    services around them (the channel agents' timer)."""
     if _LOADED:
         return
-    for package in PLATFORMS.values():
+    for package in (*PLATFORMS.values(), *SERVICES):
         importlib.import_module(package)
     _LOADED.append(True)
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import replace
 from typing import Any
 from zlib import crc32
 
@@ -308,11 +309,14 @@ class QueueHandle:
         selector: Selector | None = None,
         browse: bool = False,
         after: int = 0,
+        as_stored: bool = False,
     ) -> Message | None:
         """MQGET (or a browse of the next message after row id `after`); None when no
         message matches (MQRC 2033). Expired messages passed over are removed. MQError
         when the queue cannot be got from or a stored message cannot be inflated (it
-        stays)."""
+        stays). With `as_stored` the payload comes as stored, not inflated (a channel
+        that passes compressed data on as it is): the platform counts a get that needed
+        no decompression."""
         resolved = self.resolved if self.resolved is not None else self._resolve(tx)
         cursor = self._cursor
         ledger = self.ledger
@@ -345,7 +349,7 @@ class QueueHandle:
                 self._depth -= 1
                 ledger.expired(tx, resolved, units, swept)
                 continue
-            payload = inflate(codec, stored, length, msgid) if codec else stored
+            payload = inflate(codec, stored, length, msgid) if codec and not as_stored else stored
             if not browse:
                 cursor.execute("DELETE FROM messages WHERE id = ?", (row_id,))
                 self._depth -= 1
@@ -354,7 +358,8 @@ class QueueHandle:
                 swept, json.loads(header) if header != "{}" else {}, payload, "", resolved.local_name, stored, header,
                 units, crc,
             )  # fmt: skip
-            ledger.got(tx, resolved, message, browse)
+            # A message got as stored was not decompressed: its ledger hears of plain bytes.
+            ledger.got(tx, resolved, replace(message, codec="") if as_stored and codec else message, browse)
             self._changes = tx.conn.total_changes
             return message
 
