@@ -7,12 +7,13 @@ import os
 import shutil
 import sqlite3
 import time
-import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
 from typing import Any
+
+from zlib_ng.zlib_ng import crc32  # the same CRC-32 as zlib's, several times faster
 
 from mqtool.state.records import ObjectRecord, SystemRecord
 
@@ -69,7 +70,7 @@ def _disk_full(folder: Path) -> bool:
 def payload_checksum(payload: object) -> int | None:
     """The checksum stored with a message (`messages.checksum`): CRC-32 of the payload
     as stored (compressed or not); None for a value that is not bytes."""
-    return zlib.crc32(payload) if isinstance(payload, bytes) else None
+    return crc32(payload) if isinstance(payload, bytes) else None
 
 
 def _migrations() -> list[tuple[int, str]]:

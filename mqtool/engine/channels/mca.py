@@ -1074,20 +1074,17 @@ def _settle(work: Work, end: End, commit: bool, deferred: list[Iterator[None]] |
 
 def _removal(work: Work, end: End, rows: list[int]) -> Iterator[None]:
     """Takes the messages of a confirmed batch off the transmission queue, by row id,
-    one per step, with the queue's own get (its figures and statistics move as for any
-    get), as stored: the queue does not inflate them again (a message the sender had to
-    inflate counts in the channel's Inflated To Send)."""
+    one per step, with the queue's own remove (its figures and statistics move as for a
+    get of the message as stored; the data the channel sent is not read again, and a
+    message the sender had to inflate counts in the channel's Inflated To Send)."""
     xmitq = end.status.xmitq or str(end.record.attrs.get("XMITQ", ""))
     try:
         handle = work.open(end.system.name, xmitq, end.system.platform, "get")
     except MQError:
         return  # the queue is gone, and its messages with it
     for row_id in sorted(rows):
-        message = handle.get(work.tx, None, False, row_id - 1, as_stored=True)
-        if message is not None and message.row_id != row_id:
-            # The message was taken meanwhile (CLEAR, an application's get): the one
-            # found after it is not the channel's to remove.
-            handle.restore(work.tx, [message])
+        # Gone meanwhile (CLEAR, an application's get): nothing of the channel's to remove.
+        handle.remove(work.tx, row_id)
         yield
 
 

@@ -27,9 +27,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import replace
 from typing import Any
-from zlib import crc32
 
 from mqtool.clock import Clock
 from mqtool.engine.core.message import ANY as _ANY
@@ -40,6 +38,7 @@ from mqtool.engine.core.message import (
     Resolved,
     Selector,
     check_length,
+    crc32,
     damage,
     id_text,
     inflate,
@@ -70,6 +69,11 @@ _VERSION = "SELECT version FROM engine_config"
 _COLUMNS = (
     "id, priority, msgid, correlid, persistent, put_time, expiry, original_length, stored_length, codec, swept, "
     "header, payload, swbs, checksum"
+)
+# A message the caller holds, without its payload: the sweep mark, then what a get counts.
+_REMOVED = (
+    "SELECT (SELECT sweep_mark FROM messages WHERE id = ?), priority, msgid, correlid, persistent, put_time, expiry, "
+    "original_length, stored_length, swept, header, swbs FROM messages WHERE id = ?"
 )
 _RESTORE = (
     "INSERT INTO messages (id, system, queue, priority, msgid, correlid, persistent, put_time, expiry, "
@@ -309,14 +313,11 @@ class QueueHandle:
         selector: Selector | None = None,
         browse: bool = False,
         after: int = 0,
-        as_stored: bool = False,
     ) -> Message | None:
         """MQGET (or a browse of the next message after row id `after`); None when no
         message matches (MQRC 2033). Expired messages passed over are removed. MQError
         when the queue cannot be got from or a stored message cannot be inflated (it
-        stays). With `as_stored` the payload comes as stored, not inflated (a channel
-        that passes compressed data on as it is): the platform counts a get that needed
-        no decompression."""
+        stays)."""
         resolved = self.resolved if self.resolved is not None else self._resolve(tx)
         cursor = self._cursor
         ledger = self.ledger
@@ -349,7 +350,7 @@ class QueueHandle:
                 self._depth -= 1
                 ledger.expired(tx, resolved, units, swept)
                 continue
-            payload = inflate(codec, stored, length, msgid) if codec and not as_stored else stored
+            payload = inflate(codec, stored, length, msgid) if codec else stored
             if not browse:
                 cursor.execute("DELETE FROM messages WHERE id = ?", (row_id,))
                 self._depth -= 1
@@ -358,10 +359,33 @@ class QueueHandle:
                 swept, json.loads(header) if header != "{}" else {}, payload, "", resolved.local_name, stored, header,
                 units, crc,
             )  # fmt: skip
-            # A message got as stored was not decompressed: its ledger hears of plain bytes.
-            ledger.got(tx, resolved, replace(message, codec="") if as_stored and codec else message, browse)
+            ledger.got(tx, resolved, message, browse)
             self._changes = tx.conn.total_changes
             return message
+
+    def remove(self, tx: Transaction, row_id: int) -> bool:
+        """A destructive get of the message `row_id`, whose data the caller read before (a
+        channel removing a batch its partner has committed): the queue's figures and its
+        platform's statistics move as for any get of the message as stored, but its payload
+        is not read (nor checked) again. False when the message is no longer there."""
+        resolved = self.resolved if self.resolved is not None else self._resolve(tx)
+        if not resolved.low < row_id < resolved.high:
+            return False
+        cursor = self._cursor
+        row = cursor.execute(_REMOVED, (resolved.low, row_id)).fetchone()
+        if row is None:
+            return False
+        mark, priority, msgid, correlid, persistent, put_time, expiry, length, stored_length, swept, header, units = row
+        cursor.execute("DELETE FROM messages WHERE id = ?", (row_id,))
+        self._depth -= 1
+        message = Message(
+            row_id, msgid, correlid, priority, bool(persistent), put_time, expiry, length, stored_length, "",
+            bool(swept or (mark is not None and row_id & _SEQ_MASK <= mark)), {}, b"", "", resolved.local_name,
+            b"", header, units,
+        )  # fmt: skip
+        self.ledger.got(tx, resolved, message, False)
+        self._changes = tx.conn.total_changes
+        return True
 
     def rolled_back(self, tx: Transaction) -> None:
         """Transaction `tx` rolled back: what the handle did in it did not happen."""

@@ -5,9 +5,10 @@ handle knows of its resolved queue."""
 from __future__ import annotations
 
 import json
-import zlib
 from dataclasses import dataclass, field
 from typing import Any
+
+from zlib_ng.zlib_ng import crc32  # the same CRC-32 as zlib's, several times faster
 
 from mqtool.engine import codecs
 from mqtool.engine.core.reasons import MSG_TOO_BIG_FOR_Q, MSG_TOO_BIG_FOR_Q_MGR, UNEXPECTED_ERROR, MQError
@@ -115,9 +116,9 @@ def damage(row: tuple[object, ...]) -> str:
      stored, units, crc) = row  # fmt: skip
     if type(stored) is not bytes:
         return f"its payload is stored as {_SQL_TYPES.get(type(stored), '?')}, not as a BLOB"
-    if crc is not None and zlib.crc32(stored) != crc:
+    if crc is not None and crc32(stored) != crc:
         recorded = f"{crc:08X}" if type(crc) is int else repr(crc)
-        return f"its payload does not match its checksum (CRC-32 {zlib.crc32(stored):08X}, recorded {recorded})"
+        return f"its payload does not match its checksum (CRC-32 {crc32(stored):08X}, recorded {recorded})"
     if type(length) is not int or length < 0:
         return f"its length {length!r} is not a length"
     if stored_length != len(stored):
