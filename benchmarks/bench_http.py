@@ -46,8 +46,10 @@ import subprocess
 import sys
 import time
 import zlib
-from dataclasses import dataclass
 from pathlib import Path
+
+import loadgen
+from loadgen import Result
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVERS = ("starlette", "mqtool-zlib6", "mqtool")
@@ -174,47 +176,9 @@ def check(port: int, size: int) -> int:
 
 
 # ------------------------------------------------------------------- load
-@dataclass
-class Result:
-    rps: float
-    p50_ms: float
-    p99_ms: float
-    requests: int
-
-
-_UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
-
-
-def _ms(text: str) -> float:
-    match = re.fullmatch(r"([0-9.]+)(us|ms|s)", text.strip())
-    if not match:
-        raise ValueError(f"wrk latency {text!r}")
-    return float(match.group(1)) * _UNITS[match.group(2)]
-
-
 def run_wrk(wrk: str, port: int, size: int, seconds: float, connections: int) -> Result:
-    out = subprocess.run(
-        [
-            wrk,
-            "-t1",
-            f"-c{connections}",
-            f"-d{seconds:g}s",
-            "--latency",
-            "-H",
-            "Accept-Encoding: gzip",
-            f"http://127.0.0.1:{port}/sample/{size}",
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    if re.search(r"Non-2xx or 3xx responses|Socket errors", out):
-        raise SystemExit(f"wrk saw errors:\n{out}")
-    rps = float(re.search(r"Requests/sec:\s+([0-9.]+)", out).group(1))  # type: ignore[union-attr]
-    p50 = _ms(re.search(r"^\s+50%\s+(\S+)", out, re.M).group(1))  # type: ignore[union-attr]
-    p99 = _ms(re.search(r"^\s+99%\s+(\S+)", out, re.M).group(1))  # type: ignore[union-attr]
-    total = int(re.search(r"(\d+) requests in", out).group(1))  # type: ignore[union-attr]
-    return Result(rps, p50, p99, total)
+    url = f"http://127.0.0.1:{port}/sample/{size}"
+    return loadgen.run_wrk(wrk, url, seconds, connections, ["-H", "Accept-Encoding: gzip"])
 
 
 async def _client(port: int, request: bytes, stop_at: float, latencies: list[float]) -> None:

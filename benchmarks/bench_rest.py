@@ -35,8 +35,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
 from pathlib import Path
+
+import loadgen
+from loadgen import Result
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -136,47 +138,8 @@ def _headers() -> dict[str, str]:
 
 
 # -------------------------------------------------------------------- load
-@dataclass
-class Result:
-    rps: float
-    p50_ms: float
-    p99_ms: float
-    requests: int
-
-
-_UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
-
-
-def _ms(text: str) -> float:
-    match = re.fullmatch(r"([0-9.]+)(us|ms|s)", text.strip())
-    if not match:
-        raise ValueError(f"wrk latency {text!r}")
-    return float(match.group(1)) * _UNITS[match.group(2)]
-
-
 def run_wrk(wrk: str, port: int, seconds: float, connections: int, script: Path) -> Result:
-    out = subprocess.run(
-        [
-            wrk,
-            "-t1",
-            f"-c{connections}",
-            f"-d{seconds:g}s",
-            "--latency",
-            "-s",
-            str(script),
-            f"http://127.0.0.1:{port}{PATH}",
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    if re.search(r"Non-2xx or 3xx responses|Socket errors", out):
-        raise SystemExit(f"wrk saw errors:\n{out}")
-    rps = float(re.search(r"Requests/sec:\s+([0-9.]+)", out).group(1))  # type: ignore[union-attr]
-    p50 = _ms(re.search(r"^\s+50%\s+(\S+)", out, re.M).group(1))  # type: ignore[union-attr]
-    p99 = _ms(re.search(r"^\s+99%\s+(\S+)", out, re.M).group(1))  # type: ignore[union-attr]
-    total = int(re.search(r"(\d+) requests in", out).group(1))  # type: ignore[union-attr]
-    return Result(rps, p50, p99, total)
+    return loadgen.run_wrk(wrk, f"http://127.0.0.1:{port}{PATH}", seconds, connections, ["-s", str(script)])
 
 
 def wrk_script(folder: Path, fresh: bool = False) -> Path:
