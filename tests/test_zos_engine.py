@@ -26,7 +26,7 @@ from mqtool.engine.core.message import PutOptions, format_id
 from mqtool.engine.core.reasons import PAGESET_ERROR, PAGESET_FULL, MQError
 from mqtool.engine.core.streams import get_stream, put_stream
 from mqtool.engine.platforms import open_queue
-from mqtool.engine.zos.model import live_handles
+from mqtool.engine.zos.handles import live_handles
 from mqtool.engine.zos.pages import pages_for
 from mqtool.session import Session
 from mqtool.state import Store

@@ -12,7 +12,7 @@ from typing import Any
 
 from mqtool.engine.channels.partner import chinit_active
 from mqtool.engine.channels.status import ChannelStatus
-from mqtool.engine.zos.model import live_handles
+from mqtool.engine.zos.handles import live_handles
 from mqtool.response import FAILED, Response
 from mqtool.state import ObjectRecord
 from mqtool.state import messages as runs

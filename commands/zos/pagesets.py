@@ -13,8 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from mqtool.engine.zos import log as zlog
-from mqtool.engine.zos.model import DamagedPageSet, pageset_pages, queue_psid
-from mqtool.engine.zos.pages import MESSAGE_OVERHEAD, OBJECT_PAGES, PAGE
+from mqtool.engine.zos.pages import MESSAGE_OVERHEAD, OBJECT_PAGES, PAGE, DamagedPageSet, pageset_pages, queue_psid
 from mqtool.response import NO_CSECT, Response
 from mqtool.state import ObjectRecord, SystemRecord, Transaction
 

@@ -29,8 +29,17 @@ from mqtool.engine.core.reasons import (
     UNEXPECTED_ERROR,
     MQError,
 )
+from mqtool.engine.zos.handles import alive
 from mqtool.engine.zos.log import LogSettings, log_settings
-from mqtool.engine.zos.pages import OBJECT_PAGES, pages_for
+from mqtool.engine.zos.pages import (
+    OBJECT_PAGES,
+    DamagedPageSet,
+    pages_for,
+    pageset_pages,
+    pageset_qkeys,
+    pageset_used,
+    queue_psid,
+)
 from mqtool.engine.zos.stats import Figures, queue_statistics
 
 if TYPE_CHECKING:
@@ -54,98 +63,11 @@ class ZosSpace:
     stats: bool  # the queue collects statistics (stats.py)
 
 
-def queue_psid(tx: Transaction, system: str, local: ObjectRecord) -> int | None:
-    """The page set of a local queue (via its storage class); None when the class or
-    the page set is not defined."""
-    stgclass = tx.get_object(system, "STGCLASS", str(local.attrs.get("STGCLASS", "DEFAULT")))
-    if stgclass is None:
-        return None
-    psid = int(stgclass.attrs.get("PSID", 0))
-    return psid if tx.get_object(system, "PSID", str(psid)) is not None else None
-
-
-class DamagedPageSet(ValueError):
-    """A page set's figures in the store are not numbers (the store was edited or damaged)."""
-
-
-def pageset_pages(record: ObjectRecord) -> int:
-    """Total pages of a page set, after its expansions. DamagedPageSet when its size in
-    the store is not a number of pages."""
-    value = record.status.get("pages", record.attrs.get("PAGES", 0))
-    expansions = record.status.get("expansions", 0)
-    if (
-        not isinstance(value, int)
-        or isinstance(value, bool)
-        or value < 0
-        or not isinstance(expansions, int)
-        or expansions < 0
-    ):
-        raise DamagedPageSet(
-            f"page set {record.name} of {record.system} has a damaged size in the store "
-            f"(pages {value!r}, expansions {expansions!r})"
-        )
-    return value
-
-
-def pageset_used(tx: Transaction, system: str, psid: int) -> int:
-    """Pages in use on a page set now: its queues' messages, and on page set 0 the
-    object definitions."""
-    qkeys = _pageset_qkeys(tx, system, psid)
-    used = 0
-    if qkeys:
-        marks = ",".join(str(k) for k in qkeys)
-        used = int(
-            tx.conn.execute(f"SELECT coalesce(sum(swbs), 0) FROM queue_figures WHERE qkey IN ({marks})").fetchone()[0]
-        )
-    if psid == 0:
-        used += OBJECT_PAGES * int(
-            tx.conn.execute("SELECT count(*) FROM objects WHERE system = ?", (system,)).fetchone()[0]
-        )
-    return used
-
-
-def _pageset_qkeys(tx: Transaction, system: str, psid: int) -> tuple[int, ...]:
-    classes = {r.name for r in tx.objects(system, "STGCLASS") if int(r.attrs.get("PSID", 0)) == psid}
-    names = [q.name for q in tx.objects(system, "QLOCAL") if str(q.attrs.get("STGCLASS", "DEFAULT")) in classes]
-    if not names:
-        return ()
-    rows = tx.conn.execute(
-        f"SELECT qkey FROM queue_marks WHERE system = ? AND queue IN ({','.join('?' * len(names))})",
-        (system, *names),
-    )
-    return tuple(sorted(int(row[0]) for row in rows))
-
-
 def _pages_or_2195(record: ObjectRecord) -> int:
     try:
         return pageset_pages(record)
     except DamagedPageSet as damage:
         raise MQError(UNEXPECTED_ERROR, str(damage)) from None
-
-
-def live_handles(tx: Transaction, system: str, queue: str) -> tuple[int, int]:
-    """(IPPROCS, OPPROCS): handles open for input and for output on a local queue, held
-    by processes that are alive."""
-    inputs = outputs = 0
-    for pid, is_input, is_output in tx.conn.execute(
-        "SELECT pid, input, output FROM open_handles WHERE system = ? AND queue = ?", (system, queue)
-    ):
-        if _alive(int(pid)):
-            inputs += int(is_input)
-            outputs += int(is_output)
-    return inputs, outputs
-
-
-def _alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 class ZosModel(StorageModel):
@@ -163,7 +85,7 @@ class ZosModel(StorageModel):
         psid = queue_psid(tx, system.name, local)
         return ZosSpace(
             psid=psid,
-            pageset_qkeys=_pageset_qkeys(tx, system.name, psid) if psid is not None else (),
+            pageset_qkeys=pageset_qkeys(tx, system.name, psid) if psid is not None else (),
             objects=psid == 0,
             streamq=str(local.attrs.get("STREAMQ", "") or ""),
             strmqos=str(local.attrs.get("STRMQOS", "BESTEF")),
@@ -221,7 +143,7 @@ class ZosLedger(Ledger):
                 "SELECT handle, pid FROM open_handles WHERE system = ? AND queue = ?",
                 (self.system_name, resolved.local_name),
             )
-            if not _alive(int(pid))
+            if not alive(int(pid))
         ]
         if stale:
             conn.executemany("DELETE FROM open_handles WHERE system = ? AND handle = ?", stale)

@@ -1,9 +1,15 @@
-"""The z/OS page arithmetic: what a message costs on its queue's page set. A message
-takes ceil((stored length + 500) / 4096) pages (spec zos-mq.md section 4: 500 bytes of
+"""The z/OS page sets: what a message costs on its queue's page set, which page set a
+queue is on, and how many pages a page set has and uses. A message takes
+ceil((stored length + 500) / 4096) pages (spec zos-mq.md section 4: 500 bytes of
 page-set control information per message); each object definition takes one page of
 page set 0 (mqtool's choice, documented in mqtool-zos(7))."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mqtool.state import ObjectRecord, Transaction
 
 PAGE = 4096
 MESSAGE_OVERHEAD = 500  # bytes of page-set control information per message
@@ -18,3 +24,65 @@ def pages_for(length: int) -> int:
 def messages_held(pages: int, length: int) -> int:
     """How many messages of `length` stored bytes a page set of `pages` pages holds."""
     return pages // pages_for(length)
+
+
+def queue_psid(tx: Transaction, system: str, local: ObjectRecord) -> int | None:
+    """The page set of a local queue (via its storage class); None when the class or
+    the page set is not defined."""
+    stgclass = tx.get_object(system, "STGCLASS", str(local.attrs.get("STGCLASS", "DEFAULT")))
+    if stgclass is None:
+        return None
+    psid = int(stgclass.attrs.get("PSID", 0))
+    return psid if tx.get_object(system, "PSID", str(psid)) is not None else None
+
+
+class DamagedPageSet(ValueError):
+    """A page set's figures in the store are not numbers (the store was edited or damaged)."""
+
+
+def pageset_pages(record: ObjectRecord) -> int:
+    """Total pages of a page set, after its expansions. DamagedPageSet when its size in
+    the store is not a number of pages."""
+    value = record.status.get("pages", record.attrs.get("PAGES", 0))
+    expansions = record.status.get("expansions", 0)
+    if (
+        not isinstance(value, int)
+        or isinstance(value, bool)
+        or value < 0
+        or not isinstance(expansions, int)
+        or expansions < 0
+    ):
+        raise DamagedPageSet(
+            f"page set {record.name} of {record.system} has a damaged size in the store "
+            f"(pages {value!r}, expansions {expansions!r})"
+        )
+    return value
+
+
+def pageset_used(tx: Transaction, system: str, psid: int) -> int:
+    """Pages in use on a page set now: its queues' messages, and on page set 0 the
+    object definitions."""
+    qkeys = pageset_qkeys(tx, system, psid)
+    used = 0
+    if qkeys:
+        marks = ",".join(str(k) for k in qkeys)
+        used = int(
+            tx.conn.execute(f"SELECT coalesce(sum(swbs), 0) FROM queue_figures WHERE qkey IN ({marks})").fetchone()[0]
+        )
+    if psid == 0:
+        used += OBJECT_PAGES * int(
+            tx.conn.execute("SELECT count(*) FROM objects WHERE system = ?", (system,)).fetchone()[0]
+        )
+    return used
+
+
+def pageset_qkeys(tx: Transaction, system: str, psid: int) -> tuple[int, ...]:
+    classes = {r.name for r in tx.objects(system, "STGCLASS") if int(r.attrs.get("PSID", 0)) == psid}
+    names = [q.name for q in tx.objects(system, "QLOCAL") if str(q.attrs.get("STGCLASS", "DEFAULT")) in classes]
+    if not names:
+        return ()
+    rows = tx.conn.execute(
+        f"SELECT qkey FROM queue_marks WHERE system = ? AND queue IN ({','.join('?' * len(names))})",
+        (system, *names),
+    )
+    return tuple(sorted(int(row[0]) for row in rows))

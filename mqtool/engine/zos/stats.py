@@ -537,7 +537,8 @@ def queue_record(
 ) -> dict[str, Any]:
     """The figures of one queue's record at the interval's end `end` (QQST's data points
     that the engine knows)."""
-    from mqtool.engine.zos.model import live_handles, queue_psid
+    from mqtool.engine.zos.handles import live_handles
+    from mqtool.engine.zos.pages import queue_psid
     from mqtool.state import messages as runs
 
     name = system.name
