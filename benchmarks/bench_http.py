@@ -41,7 +41,6 @@ import os
 import re
 import shutil
 import socket
-import statistics
 import subprocess
 import sys
 import time
@@ -197,21 +196,8 @@ async def _client(port: int, request: bytes, stop_at: float, latencies: list[flo
 
 def run_asyncio(port: int, size: int, seconds: float, connections: int) -> Result:
     request = f"GET /sample/{size} HTTP/1.1\r\nHost: bench\r\nAccept-Encoding: gzip\r\n\r\n".encode()
-    latencies: list[float] = []
-
-    async def main() -> float:
-        began = time.perf_counter()
-        stop_at = began + seconds
-        await asyncio.gather(*(_client(port, request, stop_at, latencies) for _ in range(connections)))
-        return time.perf_counter() - began
-
-    elapsed = asyncio.run(main())
-    ordered = sorted(latencies)
-    return Result(
-        rps=len(ordered) / elapsed,
-        p50_ms=1000 * statistics.median(ordered),
-        p99_ms=1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))],
-        requests=len(ordered),
+    return loadgen.run_clients(
+        lambda stop_at, latencies: _client(port, request, stop_at, latencies), seconds, connections
     )
 
 

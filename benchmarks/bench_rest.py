@@ -30,7 +30,6 @@ import json
 import os
 import re
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -162,13 +161,13 @@ def wrk_script(folder: Path, fresh: bool = False) -> Path:
 
 async def _client(port: int, fresh: bool, stop_at: float, latencies: list[float]) -> None:
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    head = "".join(f"{name}: {value}\r\n" for name, value in _headers().items())
+    headers = "".join(f"{name}: {value}\r\n" for name, value in _headers().items())
     n = 0
     try:
         while time.perf_counter() < stop_at:
             body = BODY + " " * n if fresh else BODY
             n = (n + 1) % 1000
-            request = f"POST {PATH} HTTP/1.1\r\nHost: bench\r\n{head}Content-Length: {len(body)}\r\n\r\n{body}"
+            request = f"POST {PATH} HTTP/1.1\r\nHost: bench\r\n{headers}Content-Length: {len(body)}\r\n\r\n{body}"
             began = time.perf_counter()
             writer.write(request.encode())
             head = await reader.readuntil(b"\r\n\r\n")
@@ -182,21 +181,8 @@ async def _client(port: int, fresh: bool, stop_at: float, latencies: list[float]
 
 
 def run_asyncio(port: int, seconds: float, connections: int, fresh: bool = False) -> Result:
-    latencies: list[float] = []
-
-    async def main() -> float:
-        began = time.perf_counter()
-        stop_at = began + seconds
-        await asyncio.gather(*(_client(port, fresh, stop_at, latencies) for _ in range(connections)))
-        return time.perf_counter() - began
-
-    elapsed = asyncio.run(main())
-    ordered = sorted(latencies)
-    return Result(
-        rps=len(ordered) / elapsed,
-        p50_ms=1000 * statistics.median(ordered),
-        p99_ms=1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))],
-        requests=len(ordered),
+    return loadgen.run_clients(
+        lambda stop_at, latencies: _client(port, fresh, stop_at, latencies), seconds, connections
     )
 
 

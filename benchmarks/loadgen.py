@@ -1,10 +1,15 @@
 """What the HTTP benchmarks share: running wrk against a local server and reading its
-report (requests per second, p50 and p99 latency)."""
+report, or running keep-alive asyncio clients, into one Result (requests per second,
+p50 and p99 latency)."""
 
 from __future__ import annotations
 
+import asyncio
 import re
+import statistics
 import subprocess
+import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 
@@ -42,3 +47,24 @@ def run_wrk(wrk: str, url: str, seconds: float, connections: int, extra: list[st
     p99 = _ms(re.search(r"^\s+99%\s+(\S+)", out, re.M).group(1))  # type: ignore[union-attr]
     total = int(re.search(r"(\d+) requests in", out).group(1))  # type: ignore[union-attr]
     return Result(rps, p50, p99, total)
+
+
+def run_clients(client: Callable[[float, list[float]], Awaitable[None]], seconds: float, connections: int) -> Result:
+    """`connections` copies of `client(stop_at, latencies)` at once for `seconds`; each
+    appends the latency of every request it made."""
+    latencies: list[float] = []
+
+    async def main() -> float:
+        began = time.perf_counter()
+        stop_at = began + seconds
+        await asyncio.gather(*(client(stop_at, latencies) for _ in range(connections)))
+        return time.perf_counter() - began
+
+    elapsed = asyncio.run(main())
+    ordered = sorted(latencies)
+    return Result(
+        rps=len(ordered) / elapsed,
+        p50_ms=1000 * statistics.median(ordered),
+        p99_ms=1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))],
+        requests=len(ordered),
+    )

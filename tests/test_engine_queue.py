@@ -29,11 +29,12 @@ FROZEN = "2021-03-09T15:41:22Z"
 class Engine:
     """A fresh store with the default complex and a frozen clock, driven in process."""
 
-    def __init__(self, state_dir: Path) -> None:
+    def __init__(self, state_dir: Path, system: str = "TPF1") -> None:
         self.clock = Clock.from_setting(FROZEN)
         self.store = Store.open(state_dir)
         ensure_complex(self.store, self.clock.timestamp())
-        self.session = Session(self.store, self.clock)
+        self.system = system
+        self.session = Session(self.store, self.clock, system)
 
     def cmd(self, *lines: str) -> list[str]:
         out: list[str] = []
@@ -44,7 +45,7 @@ class Engine:
         return out
 
     def handle(self, queue: str) -> QueueHandle:
-        return open_queue(self.store, self.clock, "TPF1", queue)
+        return open_queue(self.store, self.clock, self.system, queue)
 
     def put(self, queue: str, *payloads: bytes, **options: Any) -> list[PutResult]:
         handle = self.handle(queue)

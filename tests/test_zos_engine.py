@@ -17,42 +17,29 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_engine_queue import Engine
 from test_engine_reliability import browse_all, every_message_once, mqtool, run
 from test_golden import GOLDEN, run_golden
 
-from mqtool.clock import Clock
-from mqtool.complex import ensure_complex
 from mqtool.engine.core.message import PutOptions, format_id
 from mqtool.engine.core.reasons import PAGESET_ERROR, PAGESET_FULL, MQError
 from mqtool.engine.core.streams import get_stream, put_stream
 from mqtool.engine.platforms import open_queue
 from mqtool.engine.zos.handles import live_handles
 from mqtool.engine.zos.pages import pages_for
-from mqtool.session import Session
-from mqtool.state import Store
 
 FROZEN = "2021-03-09T15:41:22Z"
 
 
-class Zos:
-    """A fresh store with the default complex, driven in process on CSQ1."""
+class Zos(Engine):
+    """A fresh store with the default complex, driven in process on CSQ1; its puts go
+    through put_stream (committed as mqtool put commits them) and count."""
 
     def __init__(self, state_dir: Path) -> None:
-        self.clock = Clock.from_setting(FROZEN)
-        self.store = Store.open(state_dir)
-        ensure_complex(self.store, self.clock.timestamp())
-        self.session = Session(self.store, self.clock, "CSQ1")
+        super().__init__(state_dir, "CSQ1")
 
-    def cmd(self, *lines: str) -> list[str]:
-        out: list[str] = []
-        for line in lines:
-            outcome = self.session.execute(line)
-            assert outcome.status == "ok", outcome.lines
-            out.extend(outcome.lines)
-        return out
-
-    def put(self, queue: str, *payloads: bytes, **options: Any) -> int:
-        handle = open_queue(self.store, self.clock, "CSQ1", queue)
+    def put(self, queue: str, *payloads: bytes, **options: Any) -> int:  # type: ignore[override]
+        handle = self.handle(queue)
         items = [(payload, PutOptions(**options)) for payload in payloads]
         result = put_stream(handle, items, lambda _: None)
         if result.error is not None:
@@ -61,8 +48,9 @@ class Zos:
 
     def browse(self, queue: str) -> list[tuple[bytes, bytes, bytes]]:
         found: list[tuple[bytes, bytes, bytes]] = []
-        handle = open_queue(self.store, self.clock, "CSQ1", queue)
-        result = get_stream(handle, lambda m: found.append((m.msgid, m.correlid, m.payload)), None, browse=True)
+        result = get_stream(
+            self.handle(queue), lambda m: found.append((m.msgid, m.correlid, m.payload)), None, browse=True
+        )
         assert result.error is None
         return found
 
