@@ -425,7 +425,7 @@ def test_bad_options_are_one_line_tool_errors(
 def test_sizes_rates_and_classes() -> None:
     assert [parse_size(t) for t in ("3000", "32KB", "4MB", "1g", "2 KiB")] == [3000, 32768, 4194304, 1024**3, 2048]
     with pytest.raises(SettingsError):
-        parse_size("12.5KB")
+        parse_size("12.3KB")  # not a whole number of bytes
     assert [parse_rate(t) for t in ("100/s", "6000/min", "100", "3600/h")] == [100.0, 100.0, 100.0, 1.0]
     labels = [c.label for c in classes_from([4096, 16384, 65536])]
     assert labels == ["0-4KB", "4KB-16KB", "16KB-64KB", "64KB+"]

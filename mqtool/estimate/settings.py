@@ -7,12 +7,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from mqtool import sizes
+
 MAX_MESSAGE = 100 * 1024 * 1024  # the largest MQ message (MAXMSGL 104857600)
 REPORTS: tuple[str, ...] = ("ratios", "ztpf", "sweeper", "channel", "http", "zos", "cpu")
-# 1 KB = 1024 bytes, as MQ's MAXMSGL and the z/TPF STAT display count.
-_UNITS = {"": 1, "B": 1, "K": 1024, "KB": 1024, "KIB": 1024, "M": 1024**2, "MB": 1024**2, "MIB": 1024**2}
-_UNITS.update({"G": 1024**3, "GB": 1024**3, "GIB": 1024**3})
-_SIZE = re.compile(r"\s*(\d+)\s*([A-Za-z]*)\s*")
 _RATE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*(?:/\s*(s|sec|second|m|min|minute|h|hour))?\s*", re.IGNORECASE)
 _PER = {"s": 1.0, "sec": 1.0, "second": 1.0, "m": 60.0, "min": 60.0, "minute": 60.0, "h": 3600.0, "hour": 3600.0}
 DEFAULT_LADDER = (0, 1024, 4096, 16384, 65536, 262144, 1024**2, 4 * 1024**2, 16 * 1024**2)
@@ -23,11 +21,12 @@ class SettingsError(ValueError):
 
 
 def parse_size(text: str) -> int:
-    """Bytes from `3000`, `32KB`, `4MB`, `1G` (1 KB = 1024 bytes)."""
-    match = _SIZE.fullmatch(text)
-    if match is None or match.group(2).upper() not in _UNITS:
-        raise SettingsError(f"{text!r} is not a size: a whole number of bytes, or with KB, MB or GB (1 KB = 1024)")
-    return int(match.group(1)) * _UNITS[match.group(2).upper()]
+    """Bytes from `3000`, `32KB`, `4MB`, `1G` (1 KB = 1024 bytes): mqtool's one reader
+    of sizes (mqtool/sizes.py), as `mqtool put --size` reads them."""
+    try:
+        return sizes.parse_size(text)
+    except sizes.SizeError as exc:
+        raise SettingsError(f"{text!r} is not a size ({exc})") from None
 
 
 def parse_sizes(text: str) -> list[int]:
