@@ -7,6 +7,8 @@ technique at start, batches, the wire (wire.py), channel status and statistics.
 - status.py: a channel's status and statistics as kept in the store.
 - mca.py: the message channel agents (start, batches, in-doubt resolution, retries),
   driven by tick; the commands' entry points.
+- offload.py: where a batch's wire work runs beside its store work (a helper process,
+  a thread, or at once).
 - deadletter.py: the dead-letter header of undeliverable messages.
 - corpus.py: the seed's channel compression table, measured on the generated corpus.
 """

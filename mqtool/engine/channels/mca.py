@@ -38,13 +38,11 @@ import os
 import signal
 from collections import deque
 from collections.abc import Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from mqtool.clock import Clock
-from mqtool.engine import codecs
-from mqtool.engine.channels import deadletter, wire
+from mqtool.engine.channels import deadletter, offload, wire
 from mqtool.engine.channels.partner import (
     Platform,
     chinit_active,
@@ -656,7 +654,10 @@ def _retry(work: Work, end: End, cause: str, **fields: Any) -> None:
 
 # The batch's row ids first (no message data read), then each message as it is sent:
 # its data is read right before it is put, as a get reads it.
-_BATCH = "SELECT id FROM messages WHERE id > ? AND id < ? AND (expiry IS NULL OR expiry > ?) ORDER BY id LIMIT ?"
+_BATCH = (
+    "SELECT id, max(original_length, stored_length) FROM messages "
+    "WHERE id > ? AND id < ? AND (expiry IS NULL OR expiry > ?) ORDER BY id LIMIT ?"
+)
 _MESSAGE = (
     "SELECT priority, msgid, correlid, persistent, expiry, original_length, codec, header, payload "
     "FROM messages WHERE id = ?"
@@ -697,31 +698,41 @@ def _send(
     batchsz = max(1, status.batchsz)
     confirmed = confirmed or set()
     found = tx.conn.execute(_BATCH, (low, high, clock.timestamp(), batchsz + len(confirmed))).fetchall()
-    row_ids = [int(row[0]) for row in found if row[0] not in confirmed][:batchsz]
+    chosen = [row for row in found if row[0] not in confirmed][:batchsz]
+    row_ids = [int(row[0]) for row in chosen]
     if not row_ids:
         return False
     manager = queue_manager(tx, partner.system)
     assert manager is not None
     batch = _Batch(work, end, _Receiving(partner, manager.name, deadq(partner.system, manager)), removal)
     read = tx.conn.cursor()
-    ahead: deque[tuple[_Message, Future[_Wire] | _Done]] = deque()
-    ahead_bytes = 0
-    for row_id in row_ids:
-        # fetchall, not fetchone: the statement ends, so the writes that follow need not
-        # keep a reading cursor's place in the table.
-        (row,) = read.execute(_MESSAGE, (row_id,)).fetchall()
-        message = _prepare(work, batch.receiving, row_id, row)
-        ahead.append((message, _start_wire(end, message, clock)))
-        ahead_bytes += message.length
-        # The sender's compression and the receiver's inflation of the next messages run
-        # beside the store work of this one, within a bounded window.
-        while len(ahead) > AHEAD_MESSAGES or (len(ahead) > 1 and ahead_bytes > AHEAD_BYTES):
-            done, future = ahead.popleft()
-            ahead_bytes -= done.length
-            batch.deliver(done, future)
-    while ahead:
-        done, future = ahead.popleft()
-        batch.deliver(done, future)
+    # The sender's compression and the receiver's inflation of the next chunk run beside
+    # the store work of this one; chunks grow from FIRST_CHUNK so that the first
+    # deliveries wait little.
+    carrier = offload.Carrier(clock.frozen_at is not None, sum(int(row[1]) for row in chosen))
+    try:
+        ahead: deque[tuple[list[_Message], offload.Pending]] = deque()
+        chunk: list[_Message] = []
+        chunk_bytes = 0
+        limit = FIRST_CHUNK
+        for row_id in row_ids:
+            # fetchall, not fetchone: the statement ends, so the writes that follow need
+            # not keep a reading cursor's place in the table.
+            (row,) = read.execute(_MESSAGE, (row_id,)).fetchall()
+            message = _prepare(work, batch.receiving, row_id, row)
+            chunk.append(message)
+            chunk_bytes += max(message.length, len(message.payload))
+            if len(chunk) >= limit or chunk_bytes >= offload.SLOT_BYTES // 2:
+                ahead.append((chunk, carrier.start(_jobs(end, chunk))))
+                chunk, chunk_bytes, limit = [], 0, min(CHUNK_MESSAGES, limit * 2)
+                while len(ahead) > AHEAD_CHUNKS:
+                    batch.deliver(*ahead.popleft())
+        if chunk:
+            ahead.append((chunk, carrier.start(_jobs(end, chunk))))
+        while ahead:
+            batch.deliver(*ahead.popleft())
+    finally:
+        carrier.close()
     sent, receiving = batch.sent, batch.receiving
     seq = next_seq(status.seq, len(row_ids))
     status.luw += 1
@@ -752,19 +763,13 @@ def _send(
     return True
 
 
-# The window of messages whose wire work runs ahead of their delivery.
-AHEAD_MESSAGES = 8
-AHEAD_BYTES = 16 * 1024 * 1024
-_POOL: list[ThreadPoolExecutor] = []
-
-
-def _pool() -> ThreadPoolExecutor:
-    """The threads that compress and inflate beside the store work (zlib-ng and isal
-    release the interpreter while they work)."""
-    if not _POOL:
-        workers = max(1, min(2, os.cpu_count() or 1))
-        _POOL.append(ThreadPoolExecutor(max_workers=workers, thread_name_prefix="mqtool-channel"))
-    return _POOL[0]
+# Chunks of messages whose wire work (offload.py) runs ahead of their delivery: up to
+# CHUNK_MESSAGES messages, ended once they reach half a helper slot of bytes (so that a
+# message up to half a slot long still fits), AHEAD_CHUNKS of them under way while one
+# is delivered.
+FIRST_CHUNK = 4
+CHUNK_MESSAGES = 32
+AHEAD_CHUNKS = 1
 
 
 @dataclass
@@ -782,24 +787,6 @@ class _Message:
     handle: QueueHandle | None
     reason: int  # why it cannot be delivered (0: it can, as far as the length says)
     inflate: bool  # may be inflated: for its destination, or for the dead-letter queue
-
-
-@dataclass
-class _Wire:
-    """What the wire work made of one message: as sent, and as received (None when it
-    is not to be inflated), with the microseconds each side spent."""
-
-    sent: wire.Sent
-    original: bytes | None
-    send_us: int
-    receive_us: int
-
-
-class _WireError(Exception):
-    def __init__(self, side: str, error: codecs.CodecError) -> None:
-        super().__init__(side, error)
-        self.side = side
-        self.error = error
 
 
 def _prepare(work: Work, receiving: _Receiving, row_id: int, row: tuple[Any, ...]) -> _Message:
@@ -848,56 +835,14 @@ def _prepare(work: Work, receiving: _Receiving, row_id: int, row: tuple[Any, ...
                     reason, inflate)  # fmt: skip
 
 
-class _Done:
-    """The wire work of a message, done at once (no Future, no thread)."""
-
-    def __init__(self, done: _Wire | None = None, error: _WireError | None = None) -> None:
-        self.done = done
-        self.error = error
-
-    def result(self) -> _Wire:
-        if self.error is not None:
-            raise self.error
-        assert self.done is not None
-        return self.done
-
-
-def _start_wire(end: End, message: _Message, clock: Clock) -> Future[_Wire] | _Done:
-    """The wire work of one message: in the pool when there is compression to do, at
-    once when there is none."""
-    technique = _technique_for(end.system, end.status.technique, message.codec)
-    args = (message.payload, message.codec, message.length, technique, end.status.compsize, message.inflate, clock)
-    if technique == wire.NONE and not message.codec:
-        if len(message.payload) != message.length:
-            try:
-                return _Done(_wire_work(*args))
-            except _WireError as error:
-                return _Done(error=error)
-        # Nothing to compress nor inflate: the bytes go as they are.
-        sent = wire.Sent(message.payload, "", message.length, inflated=False, compressed_now=False)
-        return _Done(_Wire(sent, message.payload, 0, 0))
-    return _pool().submit(_wire_work, *args)
-
-
-def _wire_work(
-    payload: bytes, codec: str, length: int, technique: str, compsize: int, inflate: bool, clock: Clock
-) -> _Wire:
-    """Pure: the message as it goes on the wire, and as the receiver inflates it (never
-    beyond its declared length)."""
-    started = clock.perf()
-    try:
-        out = wire.send(payload, codec, length, technique, compsize)
-    except codecs.CodecError as error:
-        raise _WireError("send", error) from None
-    middle = clock.perf()
-    original: bytes | None = None
-    if inflate or not out.codec:
-        try:
-            original = wire.receive(out.data, out.codec, length)
-        except codecs.CodecError as error:
-            raise _WireError("receive", error) from None
-    ended = clock.perf()
-    return _Wire(out, original, int((middle - started) * 1_000_000), int((ended - middle) * 1_000_000))
+def _jobs(end: End, chunk: list[_Message]) -> list[offload.Job]:
+    status = end.status
+    jobs = []
+    for message in chunk:
+        technique = _technique_for(end.system, status.technique, message.codec)
+        jobs.append(offload.Job(message.payload, message.codec, message.length, technique, status.compsize,
+                                message.inflate))  # fmt: skip
+    return jobs
 
 
 class _Batch:
@@ -911,47 +856,49 @@ class _Batch:
         self.sent = Totals()
         self.last_technique = end.status.last_technique
 
-    def deliver(self, message: _Message, future: Future[_Wire] | _Done) -> None:
-        try:
-            done = future.result()
-        except _WireError as failure:
-            where = f"message on {self.end.status.xmitq} does not inflate" if failure.side == "send" else (
-                "message data received does not inflate")  # fmt: skip
-            raise BatchFailed("batch", detail=f"{where}: {failure.error}") from None
-        out, sent = done.sent, self.sent
+    def deliver(self, chunk: list[_Message], pending: offload.Pending) -> None:
+        """Delivers a chunk's messages in order, once its wire work is done."""
+        for message, result in zip(chunk, pending.result(), strict=True):
+            if isinstance(result, wire.CarryError):
+                where = f"message on {self.end.status.xmitq} does not inflate" if result.side == "send" else (
+                    "message data received does not inflate")  # fmt: skip
+                raise BatchFailed("batch", detail=f"{where}: {result.error}")
+            self._deliver(message, result)
+
+    def _deliver(self, message: _Message, done: wire.Carried) -> None:
+        sent = self.sent
         length = message.length
         sent.msgs += 1
         sent.before += length
-        sent.wire += len(out.data)
-        if out.codec:
+        sent.wire += done.wire_length
+        if done.codec:
             sent.compressed += 1
             sent.comp_before += length
-            sent.comp_wire += len(out.data)
-            sent.stored += 0 if out.compressed_now else 1
-            if out.compressed_now:
+            sent.comp_wire += done.wire_length
+            sent.stored += 0 if done.compressed_now else 1
+            if done.compressed_now:
                 sent.comp_us += done.send_us
-        if out.inflated:
+        if done.inflated:
             sent.inflated += 1
-        self.last_technique = out.codec or wire.NONE
+        self.last_technique = done.codec or wire.NONE
         if self.removal is not None:
             next(self.removal, None)
         self._receive(message, done)
         _test_crash("send")
 
-    def _receive(self, message: _Message, done: _Wire) -> None:
+    def _receive(self, message: _Message, done: wire.Carried) -> None:
         """The receiving side of one message: put, or to the dead-letter queue."""
         receiving, work = self.receiving, self.work
         totals = receiving.totals
-        out = done.sent
         totals.msgs += 1
         totals.before += message.length
-        totals.wire += len(out.data)
-        if out.codec and done.original is not None:
+        totals.wire += done.wire_length
+        if done.codec and done.original is not None:
             totals.compressed += 1
             totals.comp_before += message.length
-            totals.comp_wire += len(out.data)
+            totals.comp_wire += done.wire_length
             totals.comp_us += done.receive_us
-            if _hardware(receiving.partner.system, out.codec):
+            if _hardware(receiving.partner.system, done.codec):
                 totals.hardware += 1
             else:
                 totals.software += 1

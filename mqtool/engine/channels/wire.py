@@ -23,7 +23,8 @@ Rules (seed 000 and IBM MQ, spec ztpf-mq.md section 5):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from mqtool.engine import codecs
@@ -113,3 +114,52 @@ def _original(stored: bytes, stored_codec: str, original_length: int) -> bytes:
     if not stored_codec:
         return stored
     return receive(stored, stored_codec, original_length)
+
+
+@dataclass(frozen=True)
+class Carried:
+    """One message carried over a channel: how it went on the wire, and the bytes the
+    receiving side inflated (None when it was not to be inflated), with the
+    microseconds each side spent."""
+
+    codec: str  # the technique on the wire; "" when not compressed
+    wire_length: int
+    inflated: bool  # a stored-compressed message had to be inflated before sending
+    compressed_now: bool  # the sending side compressed it
+    original: bytes | None
+    send_us: int
+    receive_us: int
+
+
+class CarryError(Exception):
+    """The wire work of a message failed: on the sending side (a message stored
+    compressed does not inflate) or the receiving side (the data received does not)."""
+
+    def __init__(self, side: str, error: codecs.CodecError) -> None:
+        super().__init__(side, error)
+        self.side = side
+        self.error = error
+
+
+def carry(
+    stored: bytes | memoryview, stored_codec: str, length: int, technique: str, compsize: int, inflate: bool,
+    perf: Callable[[], float] = time.perf_counter,
+) -> Carried:  # fmt: skip
+    """Both ends' work on one message: `send` on the sending side, then `receive` on the
+    receiving side (when `inflate`, or when the message went uncompressed), never
+    beyond its declared length. `perf` times each side (a frozen clock gives 0)."""
+    started = perf()
+    try:
+        out = send(stored, stored_codec, length, technique, compsize)  # type: ignore[arg-type]
+    except codecs.CodecError as error:
+        raise CarryError("send", error) from None
+    middle = perf()
+    original: bytes | None = None
+    if inflate or not out.codec:
+        try:
+            original = receive(out.data, out.codec, length)
+        except codecs.CodecError as error:
+            raise CarryError("receive", error) from None
+    ended = perf()
+    return Carried(out.codec, len(out.data), out.inflated, out.compressed_now, original,
+                   int((middle - started) * 1_000_000), int((ended - middle) * 1_000_000))  # fmt: skip

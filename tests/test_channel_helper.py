@@ -1,0 +1,172 @@
+"""Where a batch's wire work runs (mqtool/engine/channels/offload.py): the helper
+process gives the same transcripts, bytes and figures as the thread; a helper that dies
+is replaced by the thread without losing or duplicating a message; and a helper never
+outlives its parent, not even one killed with -9."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import zlib
+from pathlib import Path
+
+import pytest
+
+from mqtool.engine.channels import mca, offload
+from tests import test_channels
+from tests.test_channels import Complex
+from tests.test_golden import GOLDEN, run_golden
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "memfd_create"), reason="the helper process needs memfd (Linux)")
+
+CHANNEL_GOLDENS = sorted(GOLDEN.glob("channel_*.mqsc"))
+plex = test_channels.plex  # the fixture: the complex of tests/test_channels.py
+
+
+@pytest.fixture
+def submitted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The number of messages of each chunk the helper was given."""
+    counts: list[int] = []
+    real = offload._Helper.submit
+
+    def spy(self: offload._Helper, jobs: list[offload.Job], frozen: bool) -> offload.Pending | None:
+        counts.append(len(jobs))
+        return real(self, jobs, frozen)
+
+    monkeypatch.setattr(offload._Helper, "submit", spy)
+    return counts
+
+
+def _helper_pid() -> int | None:
+    helper = offload._Helper._instance
+    return None if helper is None or helper.process.poll() is not None else helper.process.pid
+
+
+@pytest.mark.parametrize("script", CHANNEL_GOLDENS, ids=[c.stem for c in CHANNEL_GOLDENS])
+def test_the_channel_goldens_are_the_same_with_every_batch_in_the_helper(
+    script: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, submitted: list[int]
+) -> None:
+    monkeypatch.setenv(offload.HELPER_VARIABLE, "always")
+    output, _ = run_golden(script, tmp_path / "state", monkeypatch)
+    assert output == script.with_suffix(".out").read_text(encoding="utf-8")
+    if script.stem in ("channel_transfer", "channel_zos"):
+        assert sum(submitted) > 0  # these compress and inflate: the helper did it
+
+
+def _transfer(plex: Complex, compmsg: str, compsize: int) -> tuple[list[bytes], list[bytes], dict[str, object]]:
+    """200 messages of 6 KB XML over channel C; what was sent, what arrived, and the
+    sender's figures."""
+    plex.channel(compmsg=compmsg, xmitq_compsize=compsize)
+    plex.cmd(".put DEST.R count=200 size=6000 pattern=xml persistent=yes")
+    sent = plex.payloads("TPF1", "XQ")
+    plex.cmd("ZMQSC START CHL-C", ".advance 2s")
+    assert plex.depth("TPF1", "XQ") == 0
+    total = plex.status("TPF1").total
+    return sent, plex.payloads("TPF2", "DEST"), total.__dict__
+
+
+CASES = [("ZLIBFAST", 0), ("ZLIBHIGH", 0), ("NONE", 4000), ("ZLIBFAST", 4000)]  # COMPSIZE 4000: stored compressed
+
+
+@pytest.mark.parametrize(("compmsg", "compsize"), CASES)
+def test_helper_and_thread_move_the_same_bytes_with_the_same_figures(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, submitted: list[int], compmsg: str, compsize: int
+) -> None:
+    found = {}
+    for mode in ("0", "always"):
+        monkeypatch.setenv(offload.HELPER_VARIABLE, mode)
+        mca._SENT_HERE.clear()
+        plex = Complex(tmp_path / f"state-{mode}")
+        try:
+            found[mode] = _transfer(plex, compmsg, compsize)
+        finally:
+            plex.store.close()
+        assert (sum(submitted) > 0) == (mode == "always")
+    sent, arrived, figures = found["always"]
+    assert arrived == sent
+    assert found["always"] == found["0"]
+    assert figures["msgs"] == 200
+
+
+def test_corrupt_data_fails_the_batch_the_same_way_in_the_helper(
+    plex: Complex, monkeypatch: pytest.MonkeyPatch, submitted: list[int]
+) -> None:
+    monkeypatch.setenv(offload.HELPER_VARIABLE, "always")
+    plex.channel(compmsg="NONE", xmitq_compsize=16000)
+    plex.cmd(".put DEST.R count=3 size=20000 pattern=xml")
+    plex.set_payload("XQ", 1, zlib.compress(bytes(60 * 1024 * 1024), 9))  # declared 20000: a bomb
+    plex.cmd("ZMQSC START CHL-C", ".advance 1s")
+    assert submitted
+    assert plex.status("TPF1").state == "RETRYING"
+    assert (plex.depth("TPF1", "XQ"), plex.depth("TPF2", "DEST")) == (3, 0)
+    (line,) = [text for text in plex.console() if "MQSC0319E" in text]
+    assert "does not inflate" in line and "20000 bytes" in line
+
+
+def test_a_helper_that_dies_is_replaced_by_the_thread_and_nothing_is_lost(
+    plex: Complex, monkeypatch: pytest.MonkeyPatch, submitted: list[int]
+) -> None:
+    monkeypatch.setenv(offload.HELPER_VARIABLE, "always")
+    monkeypatch.setattr(offload._Helper, "_failed", False)
+    plex.channel()
+    plex.cmd(".put DEST.R count=50 size=6000 pattern=xml persistent=yes")
+    sent = plex.payloads("TPF1", "XQ")
+    real = offload._Helper.collect
+
+    def die_first(self: offload._Helper, pending: offload._InHelper) -> None:
+        # The helper dies with chunks under way: their answers never come.
+        self.process.kill()
+        self.process.wait()
+        real(self, pending)
+
+    monkeypatch.setattr(offload._Helper, "collect", die_first)
+    plex.cmd("ZMQSC START CHL-C", ".advance 2s")
+    assert submitted
+    assert plex.payloads("TPF2", "DEST") == sent
+    assert plex.depth("TPF1", "XQ") == 0
+    assert offload._Helper._failed and _helper_pid() is None  # the thread carries on
+
+
+_PARENT = """
+import os, sys
+from mqtool.engine.channels import offload
+os.environ[offload.HELPER_VARIABLE] = "always"
+carrier = offload.Carrier(False, 0)
+assert carrier.helper is not None
+done = carrier.start([offload.Job(b"x" * 5000, "", 5000, "ZLIBFAST", 0, True)]).result()
+assert done[0].original == b"x" * 5000, done
+print(carrier.helper.process.pid, flush=True)
+sys.stdin.read()
+"""
+
+
+def test_the_helper_ends_with_its_parent_even_after_kill_9(tmp_path: Path) -> None:
+    parent = subprocess.Popen(
+        [sys.executable, "-c", _PARENT], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)},
+    )  # fmt: skip
+    try:
+        assert parent.stdout is not None
+        helper = int(parent.stdout.readline())
+        os.kill(parent.pid, signal.SIGKILL)
+        parent.wait()
+        # End of file on its pipe ends the helper; poll until it is gone (no fixed delay).
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and _alive(helper):
+            time.sleep(0.05)
+        assert not _alive(helper)
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
