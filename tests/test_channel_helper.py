@@ -170,3 +170,32 @@ def _alive(pid: int) -> bool:
             return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
     except FileNotFoundError:
         return False
+
+
+def test_an_interrupt_while_waiting_for_the_helper_ends_it_and_the_next_batch_starts_another(
+    plex: Complex, monkeypatch: pytest.MonkeyPatch, submitted: list[int]
+) -> None:
+    monkeypatch.setenv(offload.HELPER_VARIABLE, "always")
+    plex.channel()
+    plex.cmd(".put DEST.R count=50 size=6000 pattern=xml persistent=yes")
+    sent = plex.payloads("TPF1", "XQ")
+    real = offload._Helper._answer
+    calls = []
+
+    def interrupted(self: offload._Helper, pending: offload._InHelper) -> list[offload.Result]:
+        calls.append(self.process.pid)
+        if len(calls) == 1:
+            raise KeyboardInterrupt  # Ctrl-C while a chunk's answer is awaited
+        return real(self, pending)
+
+    monkeypatch.setattr(offload._Helper, "_answer", interrupted)
+    plex.cmd("ZMQSC START CHL-C")
+    with pytest.raises(KeyboardInterrupt):
+        plex.cmd(".advance 2s")
+    first = calls[0]
+    assert not _alive(first)  # ended, not left with its answers out of step
+    assert plex.depth("TPF2", "DEST") == 0  # the batch's transaction never committed
+    plex.cmd(".advance 2s")
+    assert plex.payloads("TPF2", "DEST") == sent
+    assert plex.depth("TPF1", "XQ") == 0
+    assert calls[-1] != first  # a new helper carried the batch

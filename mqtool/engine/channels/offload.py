@@ -229,8 +229,11 @@ class _Helper:
             return helper
 
     def give_back(self) -> None:
-        for pending in list(self.waiting):
-            pending.result()
+        if _Helper._instance is self:
+            for pending in list(self.waiting):
+                pending.result()  # read their answers: the pipe stays in step for the next batch
+        else:
+            self.waiting.clear()  # the batch ended in an error that ended the helper too
         with self._lock:
             self.busy = False
 
@@ -258,6 +261,9 @@ class _Helper:
             pending.results = carry_all(jobs, frozen)
             self.free.append(slot)
             return pending
+        except BaseException:
+            self._fail(again=True)  # interrupted part-way (Ctrl-C): the pipe no longer says whole requests
+            raise
         self.waiting.append(pending)
         return pending
 
@@ -270,6 +276,9 @@ class _Helper:
             except _HelperGone:
                 self._fail()
                 head.results = carry_all(head.jobs, head.frozen)
+            except BaseException:
+                self._fail(again=True)  # interrupted part-way (Ctrl-C): the answers are out of step
+                raise
             self.free.append(head.slot)
 
     def _answer(self, pending: _InHelper) -> list[Result]:
@@ -300,9 +309,12 @@ class _Helper:
             results.append(wire.Carried(codec, wire_length, inflated, compressed_now, original, send_us, receive_us))
         return results
 
-    def _fail(self) -> None:
-        """The helper is of no more use: this process carries in threads from now on."""
-        _Helper._failed = True
+    def _fail(self, again: bool = False) -> None:
+        """The helper is of no more use: ended. With `again`, the next batch starts a
+        new one; otherwise (it died or answered nonsense) this process carries in
+        threads from now on."""
+        if not again:
+            _Helper._failed = True
         if _Helper._instance is self:
             _Helper._instance = None
         self.end()
