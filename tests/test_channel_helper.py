@@ -91,6 +91,17 @@ def test_helper_and_thread_move_the_same_bytes_with_the_same_figures(
     assert figures["msgs"] == 200
 
 
+def test_a_batch_with_nothing_to_compress_or_inflate_never_reaches_the_helper(
+    plex: Complex, monkeypatch: pytest.MonkeyPatch, submitted: list[int]
+) -> None:
+    monkeypatch.setenv(offload.HELPER_VARIABLE, "always")
+    taken = []
+    monkeypatch.setattr(offload._Helper, "take", classmethod(lambda cls: taken.append(cls)))
+    sent, arrived, _ = _transfer(plex, "NONE", 0)
+    assert arrived == sent
+    assert (taken, submitted) == ([], [])
+
+
 def test_corrupt_data_fails_the_batch_the_same_way_in_the_helper(
     plex: Complex, monkeypatch: pytest.MonkeyPatch, submitted: list[int]
 ) -> None:
@@ -135,8 +146,8 @@ import os, sys
 from mqtool.engine.channels import offload
 os.environ[offload.HELPER_VARIABLE] = "always"
 carrier = offload.Carrier(False, 0)
-assert carrier.helper is not None
 done = carrier.start([offload.Job(b"x" * 5000, "", 5000, "ZLIBFAST", 0, True)]).result()
+assert carrier.helper is not None
 assert done[0].original == b"x" * 5000, done
 print(carrier.helper.process.pid, flush=True)
 sys.stdin.read()

@@ -128,11 +128,15 @@ class Carrier:
         self.frozen = frozen
         wanted = os.environ.get(HELPER_VARIABLE, "").strip().lower()
         big_enough = expected_bytes >= HELPER_MIN_BYTES or wanted == "always"
-        self.helper = _Helper.take() if big_enough and wanted not in ("0", "no", "off") else None
+        self.wants_helper = big_enough and wanted not in ("0", "no", "off")
+        self.helper: _Helper | None = None
 
     def start(self, jobs: Sequence[Job]) -> Pending:
         if all(job.idle for job in jobs):
             return _Ready([_idle(job) for job in jobs])
+        if self.wants_helper:
+            self.wants_helper = False  # taken at the first chunk with work to do, once
+            self.helper = _Helper.take()
         if self.helper is not None and sum(job.footprint for job in jobs) <= SLOT_BYTES:
             pending = self.helper.submit(jobs, self.frozen)
             if pending is not None:
