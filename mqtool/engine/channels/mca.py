@@ -26,7 +26,8 @@ of each of the system's sender channels per run (bind, send a batch, or confirm 
 and send the next) in the tick's transaction; a failing step (corrupt compressed data,
 a dead-letter queue that refuses) rolls the run back and sends its channel to
 RETRYING, and the others step again at once. The compression and inflation of a
-batch's messages run in a small thread pool beside the store work. Commands call
+batch's messages run in chunks beside the store work, in a helper process or a thread
+(offload.py). Commands call
 `start`, `stop`, `reset`, `resolve`, `start_chinit` and `stop_chinit` inside their own
 transaction.
 """
