@@ -210,3 +210,14 @@ def test_an_interrupt_while_waiting_for_the_helper_ends_it_and_the_next_batch_st
     assert plex.payloads("TPF2", "DEST") == sent
     assert plex.depth("TPF1", "XQ") == 0
     assert calls[-1] != first  # a new helper carried the batch
+
+
+@pytest.mark.parametrize("args", [[], ["x"], ["987"]])
+def test_the_helper_started_by_hand_says_what_it_is_in_one_line(args: list[str]) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "mqtool.engine.channels.offload", *args], stdin=subprocess.DEVNULL,
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.startswith("mqtool: error: the channel helper ") and done.stderr.count("\n") == 1

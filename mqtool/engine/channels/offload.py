@@ -383,11 +383,18 @@ def serve(region_fd: int, requests: IO[bytes], answers: IO[bytes]) -> None:
 
 
 def main(argv: list[str]) -> int:
+    if len(argv) != 1 or not argv[0].isdigit():
+        print("mqtool: error: the channel helper is started by mqtool itself, with the descriptor of its "
+              "shared memory", file=sys.stderr)  # fmt: skip
+        return 2
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         serve(int(argv[0]), sys.stdin.buffer, sys.stdout.buffer)
     except (BrokenPipeError, KeyboardInterrupt):
         pass
+    except (OSError, ValueError) as exc:  # not a shared memory descriptor
+        print(f"mqtool: error: the channel helper cannot map descriptor {argv[0]}: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 
