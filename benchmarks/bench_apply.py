@@ -27,11 +27,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from userenv import init_store, user_env
+
 TARGET = 0.5
-
-
-def env() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if not k.startswith(("MQTOOL_", "PYTHON"))}
 
 
 def document(objects: int) -> dict[str, Any]:
@@ -79,7 +77,7 @@ def apply(state: Path, path: Path, report: Path) -> tuple[float, str]:
     argv = [sys.executable, "-m", "mqtool", "--state", str(state), "apply", str(path)]
     with report.open("w", encoding="utf-8") as out:
         started = time.perf_counter()
-        code = subprocess.run(argv, stdout=out, stderr=subprocess.STDOUT, env=env()).returncode
+        code = subprocess.run(argv, stdout=out, stderr=subprocess.STDOUT, env=user_env()).returncode
         seconds = time.perf_counter() - started
     text = report.read_text(encoding="utf-8")
     assert code == 0, text[-2000:]
@@ -88,12 +86,7 @@ def apply(state: Path, path: Path, report: Path) -> tuple[float, str]:
 
 def trial(folder: Path, path: Path, objects: int) -> tuple[float, float]:
     state = folder / "state"
-    subprocess.run(
-        [sys.executable, "-m", "mqtool", "--state", str(state), "init"],
-        env=env(),
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
+    init_store(state)
     first, text = apply(state, path, folder / "first.txt")
     created = text.count("\nCREATED ")
     assert created == objects, f"the first apply created {created} of {objects} objects"

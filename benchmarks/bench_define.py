@@ -26,11 +26,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from userenv import init_store, user_env
+
 TARGET = 3000.0
-
-
-def env() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if not k.startswith(("MQTOOL_", "PYTHON"))}
 
 
 def mqtool_trial(folder: Path, script: Path, commands: int, profile: bool) -> tuple[float, float]:
@@ -38,12 +36,7 @@ def mqtool_trial(folder: Path, script: Path, commands: int, profile: bool) -> tu
     (created beforehand, not timed). CPU time is steadier than wall time on a busy
     machine; it does not include waiting for the disk."""
     state = folder / "state"
-    subprocess.run(
-        [sys.executable, "-m", "mqtool", "--state", str(state), "init"],
-        env=env(),
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
+    init_store(state)
     report = folder / "report.txt"
     argv = [sys.executable, "-m", "mqtool", "--state", str(state), "run", str(script)]
     if profile:
@@ -51,7 +44,7 @@ def mqtool_trial(folder: Path, script: Path, commands: int, profile: bool) -> tu
     with report.open("w", encoding="utf-8") as out:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
-        code = subprocess.run(argv, stdout=out, env=env()).returncode
+        code = subprocess.run(argv, stdout=out, env=user_env()).returncode
         seconds = time.perf_counter() - started
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime

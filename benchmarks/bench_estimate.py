@@ -28,6 +28,8 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 
+from userenv import user_env
+
 from mqtool.engine import codecs
 from mqtool.engine.payload import generate
 from mqtool.estimate.measure import TECHNIQUES
@@ -88,7 +90,7 @@ def rss_of_tree(root: int) -> int:
 
 def run_estimate(folder: Path) -> tuple[float, int, int]:
     """Wall seconds, peak RSS of the tree, bytes estimated."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("MQTOOL_", "PYTHON"))}
+    env = user_env()
     started = time.perf_counter()
     child = subprocess.Popen([*MQTOOL, "estimate", str(folder), "--format", "json"], env=env,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip

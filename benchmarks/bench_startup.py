@@ -12,7 +12,6 @@ Run:  python benchmarks/bench_startup.py [--runs 10] [--importtime]
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import subprocess
 import sys
@@ -20,26 +19,23 @@ import tempfile
 import time
 from pathlib import Path
 
+from userenv import user_env
+
 TARGET_RATIO = 2.0
 QUEUES = 10
 FORBIDDEN = ("rich", "prompt_toolkit")
 
 
-def env() -> dict[str, str]:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("MQTOOL_", "PYTHON"))}
-    return clean
-
-
 def wall(argv: list[str]) -> float:
     started = time.perf_counter()
-    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env(), check=True)
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=user_env(), check=True)
     return time.perf_counter() - started
 
 
 def imported_modules(argv: list[str]) -> dict[str, int]:
     """Top-level modules imported by the command, with their cumulative import time (us)."""
     result = subprocess.run(
-        [argv[0], "-X", "importtime", *argv[1:]], capture_output=True, text=True, env=env(), check=True
+        [argv[0], "-X", "importtime", *argv[1:]], capture_output=True, text=True, env=user_env(), check=True
     )
     found: dict[str, int] = {}
     for line in result.stderr.splitlines():
@@ -66,12 +62,12 @@ def main() -> int:
         subprocess.run(
             [sys.executable, "-m", "mqtool", "--state", str(state), "run", str(script)],
             stdout=subprocess.DEVNULL,
-            env=env(),
+            env=user_env(),
             check=True,
         )
         mqtool = [sys.executable, "-m", "mqtool", "--state", str(state), "cmd", "ZMQSC DISPLAY QL-*"]
         baseline = [sys.executable, "-c", "import click"]
-        output = subprocess.run(mqtool, capture_output=True, text=True, env=env(), check=True).stdout
+        output = subprocess.run(mqtool, capture_output=True, text=True, env=user_env(), check=True).stdout
         assert output.count("QUEUE BENCH.Q") == QUEUES, output
 
         # Interleaved, after one warm-up each, so that drift on a shared machine hits both alike.
