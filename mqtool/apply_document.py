@@ -70,26 +70,26 @@ def read(path: Path) -> Document:
 
 def parse(source: str, text: str) -> Document:
     """YAML to plain values with marks. YES, NO, ON and OFF stay words (they are MQ
-    values here), as in the keyword tables; a key given twice is an error."""
+    values here), as in the keyword tables; a key given twice is an error; aliases are
+    bounded (mqtool.yamldoc)."""
     import yaml
 
-    from mqtool.tables import _loader
+    from mqtool import yamldoc
 
-    loader = _loader()(text)
     try:
-        node = loader.get_single_node()
+        loader, node = yamldoc.compose(text)
+    except yamldoc.AliasBudgetError as exc:
+        raise DocumentError(source, [Problem(exc.line, exc.column, f"not accepted: {exc.text}")]) from None
+    except yaml.YAMLError as exc:
+        raise DocumentError(source, [_yaml_problem(exc)]) from None
+    try:
         if node is None:
             raise DocumentError(source, [Problem(1, 1, "the document is empty")])
         document = Document(source, None)
         problems: list[Problem] = []
         document.data = _build(loader, node, (), document, problems)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
-        reason = " ".join(part for part in (exc.context, exc.problem) if part) or "not valid YAML"
-        raise DocumentError(source, [Problem(line, column, f"not valid YAML: {reason}")]) from None
     except yaml.YAMLError as exc:
-        raise DocumentError(source, [Problem(1, 1, f"not valid YAML: {exc}")]) from None
+        raise DocumentError(source, [_yaml_problem(exc)]) from None
     finally:
         loader.dispose()
     if problems:
@@ -97,12 +97,23 @@ def parse(source: str, text: str) -> Document:
     return document
 
 
+def _yaml_problem(exc: Exception) -> Problem:
+    import yaml
+
+    if isinstance(exc, yaml.MarkedYAMLError):
+        mark = exc.problem_mark or exc.context_mark
+        line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+        reason = " ".join(part for part in (exc.context, exc.problem) if part) or "not valid YAML"
+        return Problem(line, column, f"not valid YAML: {reason}")
+    return Problem(1, 1, f"not valid YAML: {exc}")
+
+
 def _build(loader: Any, node: Any, path: Path_, document: Document, problems: list[Problem]) -> Any:
     import yaml
 
     document.marks[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
     if isinstance(node, yaml.MappingNode):
-        loader.flatten_mapping(node)  # merge keys (<<) as YAML defines them
+        loader.flatten_mapping(node)  # merge keys (<<) in mqtool's defined order
         out: dict[Any, Any] = {}
         for key_node, value_node in node.value:
             key = loader.construct_object(key_node, deep=True)

@@ -71,7 +71,7 @@ class KeywordSpec:
         if self.type in ("enum", "list"):
             return ", ".join(self.values)
         if self.type in ("name", "text", "conname"):
-            return f"up to {self.max} characters"
+            return f"up to {self.max} characters" if self.max is not None else "text"
         if self.type == "filter":
             return "attribute operator value, operators " + " ".join(FILTER_OPERATORS)
         return "no value"
@@ -213,31 +213,13 @@ def _keyword(name: str, row: dict[str, Any]) -> KeywordSpec:
     )
 
 
-@functools.cache
-def _loader() -> Any:
-    """A safe YAML loader that keeps YES/NO/ON/OFF as words: they are MQ values here,
-    not booleans (YAML 1.1 would read them as true/false)."""
-    import yaml
-
-    base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-    class WordLoader(base):  # type: ignore[misc, valid-type]
-        pass
-
-    WordLoader.yaml_implicit_resolvers = {
-        first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:bool"]
-        for first, resolvers in base.yaml_implicit_resolvers.items()
-    }
-    return WordLoader
-
-
 def _yaml_load(text: str) -> Any:
-    import yaml
+    from mqtool import yamldoc
 
-    return yaml.load(text, Loader=_loader())
+    return yamldoc.load(text)
 
 
-_CACHE_FORMAT = 1  # bump when what the cache holds changes
+_CACHE_FORMAT = 2  # bump when what the cache holds changes
 
 
 def _read_raw(resource: Any) -> Any:

@@ -221,8 +221,12 @@ def load(state_dir: Path) -> RestConfig | None:
         return None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read the file: {getattr(exc, 'strerror', None) or exc}", path) from None
+    from mqtool import yamldoc
+
     try:
-        data = yaml.safe_load(text)
+        data = yamldoc.load(text)
+    except yamldoc.AliasBudgetError as exc:
+        raise ConfigError(f"{path}:{exc.line}:{exc.column}: not accepted: {exc.text}", path) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f":{mark.line + 1}:{mark.column + 1}" if mark is not None else ""
