@@ -12,7 +12,7 @@ file has its own), the sections of man/extra/PAGE.troff in their order, EXAMPLES
 help's "Examples:" block, then the extra file's EXAMPLES section) and SEE ALSO (the extra
 file's, or a default list). In an extra file a line `.\\" INSERT NAME` is replaced by
 generated text: `directives` (the registry of mqtool/directives.py), `summary` (the
-wording of a run summary, from mqtool/runner.py).
+wording of a run summary, from mqtool/cli/runner.py).
 """
 
 from __future__ import annotations
@@ -143,7 +143,7 @@ def context(command: click.Command, name: str, parent: click.Context | None) -> 
 def short_description(path: list[str], command: click.Command) -> str:
     """The NAME line's description: the package summary for mqtool, SHORT_HELP for a
     subcommand, in the lower case that whatis(1) lines use, without a final period."""
-    from mqtool.cli import SHORT_HELP
+    from mqtool.cli.main import SHORT_HELP
 
     if len(path) == 1:
         try:
@@ -204,7 +204,7 @@ def directives_block() -> list[str]:
 
 def summary_block() -> list[str]:
     """The three summary lines of a run, in each of their wordings (none, one, several)."""
-    from mqtool.runner import Summary
+    from mqtool.cli.runner import Summary
 
     out = [".PP", ".RS", ".nf"]
     for read, syntax, failed in ((0, 0, 0), (1, 1, 1), (5, 2, 3)):
@@ -253,7 +253,7 @@ def _options(command: click.Command, ctx: click.Context) -> list[click.Parameter
 
 
 def command_page(path: list[str], command: click.Command, parent: click.Context | None) -> str:
-    from mqtool.cli import SHORT_HELP
+    from mqtool.cli.main import SHORT_HELP
 
     name = "-".join(path)
     ctx = context(command, path[-1], parent)
@@ -308,7 +308,7 @@ def command_page(path: list[str], command: click.Command, parent: click.Context 
 
 
 def section_one() -> dict[str, str]:
-    from mqtool.cli import main_group
+    from mqtool.cli.main import main_group
 
     pages = {}
     root = context(main_group, "mqtool", None)

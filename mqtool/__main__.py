@@ -1,5 +1,5 @@
 """`python -m mqtool`."""
 
-from mqtool.cli import main
+from mqtool.cli.main import main
 
 main()

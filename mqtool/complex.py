@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shlex
 from typing import Any, NamedTuple
 
 from mqtool.state import Store, SystemRecord, Transaction
@@ -339,3 +340,45 @@ def check_system(system: SystemRecord, others: list[SystemRecord]) -> None:
             raise SettingError(f"cpf {cpf} clashes with {theirs} of system {other.name}: neither may begin the other")
         if listener and listener == str(other.attrs.get("listener", "")).lower():
             raise SettingError(f"listener {attrs['listener']} is already the listener of system {other.name}")
+
+
+# The settings of a system, as the options of `mqtool system add/alter` name them: name,
+# metavar, help.
+SETTING_OPTIONS: tuple[tuple[str, str, str], ...] = (
+    ("cpu", "MODEL", "CPU model z13, z14, z15, z16 or z17; z15 and later have the zEDC accelerator [z15]."),
+    ("offset", "+HH:MM", "Display offset from UTC [z/TPF -05:00, z/OS +00:00]."),
+    ("listener", "HOST(PORT)", "Listener address that a sender channel's CONNAME names; '' for none."),
+    ("processor", "X", "z/TPF: processor id, CPU- in the console header [B]."),
+    ("subsystem", "NAME", "z/TPF: subsystem, SS- in the console header, 1-4 characters [BSS]."),
+    ("ssu", "NAME", "z/TPF: subsystem user, SSU- in the console header, 1-4 characters [HPN]."),
+    ("istream", "N", "z/TPF: I-stream number 1-99, IS- in the console header [1]."),
+    ("swbsize", "BYTES", "z/TPF: bytes per system work block, 128-65536 [1024]."),
+    ("swbpool", "N", "z/TPF: system work blocks available to MQ [33000]."),
+    ("sweephi", "PCT", "z/TPF: SWB use (percent of the pool) that starts the sweeper [80]."),
+    ("sweeplo", "PCT", "z/TPF: SWB use where the sweeper stops, below --sweephi [40]."),
+    ("qmgr", "NAME", "z/TPF: define the system's queue manager (with its system queues)."),
+    ("cpf", "PREFIX", "z/OS: command prefix string, 1-8 characters, e.g. -CSQ2 [-NAME]."),
+    ("statime", "MINUTES", "z/OS: statistics interval 0-1440 minutes [1]."),
+)
+
+
+def add_command_line(record: Any, qmgr: str | None) -> str:
+    """The `mqtool system add` command that recreates a system's settings (used in the
+    header of `mqtool export`): only the settings that differ from the defaults."""
+    base = defaults(record.platform)
+    words = ["mqtool", "system", "add", record.name, "--platform", record.platform]
+    for name, _, _ in SETTING_OPTIONS:
+        if name == "qmgr":
+            if qmgr and record.platform == "ztpf":
+                words += ["--qmgr", qmgr]
+            continue
+        if name == "cpf" and record.attrs.get("cpf") == "-" + record.name:
+            continue
+        if name in record.attrs and record.attrs[name] != base.get(name):
+            words += [f"--{name}", str(record.attrs[name])]
+    for group in ("log", "archive"):
+        for key, value in dict(record.attrs.get(group) or {}).items():
+            if value != dict(base.get(group) or {}).get(key):
+                shown = ",".join(str(v) for v in value) if isinstance(value, list) else value
+                words += [f"--{group}", f"{key}={shown}"]
+    return " ".join(shlex.quote(word) for word in words)

@@ -42,7 +42,7 @@ class MQ:
         self.runner = CliRunner()
 
     def __call__(self, *args: str, input: str | None = None, clock: str | None = FROZEN) -> Result:
-        from mqtool.cli import main_group
+        from mqtool.cli.main import main_group
 
         base = ["--state", str(self.state_dir)]
         if clock:

@@ -377,16 +377,16 @@ def test_round_trip_zos(mq: MQ, tmp_path: Path) -> None:
 def test_the_published_schema_is_current_and_valid() -> None:
     import jsonschema
 
-    from mqtool.apply_schema import build_schema, load_schema, render, schema_text
+    from mqtool.apply.schema import build_schema, load_schema, render, schema_text
 
-    assert schema_text() == render(), "run python -m mqtool.apply_schema and commit the schema"
+    assert schema_text() == render(), "run python -m mqtool.apply.schema and commit the schema"
     jsonschema.Draft202012Validator.check_schema(load_schema())
     assert load_schema() == build_schema()
 
 
 def test_progress_bar_on_a_terminal(mq: MQ, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """On a terminal a long plan shows a rich progress bar; the report is the same."""
-    import mqtool.cli_apply as cli_apply
+    import mqtool.cli.apply as cli_apply
 
     monkeypatch.setattr(cli_apply, "PROGRESS_FROM", 1)
     seen: list[Any] = []

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from mqtool import __version__
-from mqtool.runner import Summary
+from mqtool.cli.runner import Summary
 from mqtool.state.store import DB_NAME
 
 HEADER = "CSMP0097I 10.41.22 CPU-B SS-BSS  SSU-HPN  IS-01"
@@ -36,7 +36,7 @@ def dump(state: Path) -> list[str]:
 
 def run_main(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
     """The real entry point, which turns every error into one line, in process."""
-    from mqtool.cli import main
+    from mqtool.cli.main import main
 
     with pytest.raises(SystemExit) as leaving:
         main(argv)
@@ -377,7 +377,7 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.mark.parametrize("flag", ["-h", "--help"])
 def test_help_lists_every_subcommand(flag: str, capsys: pytest.CaptureFixture[str]) -> None:
-    from mqtool.cli import SHORT_HELP, SUBCOMMANDS
+    from mqtool.cli.main import SHORT_HELP, SUBCOMMANDS
 
     code, out, err = run_main([flag], capsys)
     assert (code, err) == (0, "")
@@ -429,7 +429,7 @@ def test_system_option_and_environment(mq: Any, monkeypatch: pytest.MonkeyPatch)
 def test_state_from_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mq: Any) -> None:
     from click.testing import CliRunner
 
-    from mqtool.cli import main_group
+    from mqtool.cli.main import main_group
 
     state = tmp_path / "from-env"
     monkeypatch.setenv("MQTOOL_STATE", str(state))

@@ -15,7 +15,7 @@ TOO_LONG = f"MQT0012E Command is longer than {MAX_COMMAND} characters with its c
 
 def run_main(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
     """The real entry point, which turns every error into one line, in process."""
-    from mqtool.cli import main
+    from mqtool.cli.main import main
 
     with pytest.raises(SystemExit) as leaving:
         main(argv)

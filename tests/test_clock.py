@@ -245,7 +245,7 @@ def test_option_wins_over_the_environment(mq: Any, monkeypatch: pytest.MonkeyPat
 
 def run_main(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
     """The real entry point (which turns errors into one line), in process."""
-    from mqtool.cli import main
+    from mqtool.cli.main import main
 
     with pytest.raises(SystemExit) as leaving:
         main(argv)

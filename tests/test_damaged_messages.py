@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from mqtool.cli import main
+from mqtool.cli.main import main
 from mqtool.clock import Clock
 from mqtool.complex import ensure_complex
 from mqtool.engine.core.message import PutOptions

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from mqtool.cli.loop import ConsoleEntry, EngineLoop
 from mqtool.clock import Clock
-from mqtool.loop import ConsoleEntry, EngineLoop
 from tests.test_engine_queue import FROZEN, Engine
 
 

@@ -412,7 +412,7 @@ def test_ebcdic_copy_compresses_like_the_original(mq: MQ, tmp_path: Path) -> Non
 def test_bad_options_are_one_line_tool_errors(
     mq: MQ, capsys: pytest.CaptureFixture[str], args: tuple[str, ...], message: str
 ) -> None:
-    from mqtool.cli import main
+    from mqtool.cli.main import main
 
     with pytest.raises(SystemExit) as exit_info:
         main(["--state", str(mq.state_dir), "estimate", *args])

@@ -12,7 +12,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from mqtool.cli import main_group
+from mqtool.cli.main import main_group
 from mqtool.commands.ztpf_mq.export import quote
 
 FROZEN = "2021-03-09T15:41:22Z"
@@ -248,7 +248,7 @@ def test_current_system_is_the_default(source: Path) -> None:
 
 
 def tool(state: Path, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    from mqtool.cli import main
+    from mqtool.cli.main import main
 
     capsys.readouterr()
     with pytest.raises(SystemExit) as exit_info:

@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from mqtool import delivery
-from mqtool.cli import main
+from mqtool.cli import delivery
+from mqtool.cli.main import main
 from mqtool.clock import Clock
 from mqtool.complex import ensure_complex
 from mqtool.engine.core.message import PutOptions, format_id

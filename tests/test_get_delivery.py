@@ -16,12 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from mqtool import cli_engine, workload
-from mqtool.delivery import FolderSink, is_text
+from mqtool import workload
+from mqtool.cli import engine as cli_engine
+from mqtool.cli.delivery import FolderSink, is_text
+from mqtool.cli.runner import run_lines
 from mqtool.engine.core import streams as queue_module
 from mqtool.engine.core.message import Message, format_id
 from mqtool.engine.core.streams import get_stream
-from mqtool.runner import run_lines
 from mqtool.state import Store
 from tests.conftest import FROZEN, MQ
 from tests.test_engine_queue import Engine
@@ -270,7 +271,7 @@ def interrupt_after(monkeypatch: pytest.MonkeyPatch, count: int) -> None:
 def test_an_interrupted_put_says_what_was_committed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from mqtool.cli import main
+    from mqtool.cli.main import main
 
     state = tmp_path / "state"
     base = ["--state", str(state), "--clock", FROZEN]

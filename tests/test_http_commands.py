@@ -466,7 +466,7 @@ def test_http_init_writes_a_file_that_starts(mq: MQ) -> None:
     ],
 )
 def test_http_init_errors(mq: MQ, args: list[str], error: str, capsys: pytest.CaptureFixture[str]) -> None:
-    from mqtool.cli import main
+    from mqtool.cli.main import main
 
     with pytest.raises(SystemExit) as exited:
         main(["--state", str(mq.state_dir), "http", "init", *args])

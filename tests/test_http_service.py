@@ -24,7 +24,7 @@ from typing import Any, BinaryIO
 import pytest
 from click.testing import CliRunner
 
-from mqtool.cli import main_group
+from mqtool.cli.main import main_group
 from mqtool.clock import Clock, parse_instant, to_tod
 from mqtool.engine.http.records import HTTPSERVER, ServerStatus, conf_path
 from mqtool.engine.http.server import HEAD_LIMIT
@@ -334,7 +334,7 @@ def test_two_loops_never_both_listen_and_a_killed_owner_is_replaced(stack: Stack
 
 
 def test_the_engine_loop_runs_the_http_service(stack: Stack) -> None:
-    from mqtool.loop import EngineLoop, default_services
+    from mqtool.cli.loop import EngineLoop, default_services
 
     stack.conf("WEB1", "COMP-gzip", "COMPSIZESW-1")
     stack.cmd("ZHTPS START S-WEB1")

@@ -15,7 +15,7 @@ import click
 import pytest
 
 from mqtool import tables
-from mqtool.cli import SUBCOMMANDS, main_group
+from mqtool.cli.main import SUBCOMMANDS, main_group
 from mqtool.directives import DIRECTIVES
 from mqtool.messages import CATALOGUE, ECHO
 

@@ -132,7 +132,7 @@ def test_internal_error_is_one_line_naming_the_state(state: Path) -> None:
         "def broken(self, text, check_only=False):\n"
         "    raise ZeroDivisionError('simulated fault')\n"
         "mqtool.session.Session.execute = broken\n"
-        "from mqtool.cli import main\n"
+        "from mqtool.cli.main import main\n"
         "main(sys.argv[1:])\n"
     )
     result = subprocess.run(
@@ -152,7 +152,7 @@ def test_internal_error_in_process(
     state: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     import mqtool.session
-    from mqtool.cli import main
+    from mqtool.cli.main import main
 
     def broken(self: object, text: str, check_only: bool = False) -> None:
         raise KeyError("lost")
@@ -215,7 +215,7 @@ def test_cmd_loads_neither_rich_nor_prompt_toolkit(state: Path) -> None:
     """DESIGN.md: lazy imports at the edge, so `mqtool cmd` starts fast."""
     program = (
         "import sys\n"
-        "from mqtool.cli import main\n"
+        "from mqtool.cli.main import main\n"
         "try:\n"
         "    main(sys.argv[1:])\n"
         "except SystemExit:\n"

@@ -22,10 +22,10 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput, Output
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-from mqtool import shell as shell_module
-from mqtool.cli import App
+from mqtool.cli import shell as shell_module
+from mqtool.cli.main import App
+from mqtool.cli.shell import HISTORY_FILE, OperatorShell, colour_wanted, colourize, internal_error_line
 from mqtool.clock import Clock
-from mqtool.shell import HISTORY_FILE, OperatorShell, colour_wanted, colourize, internal_error_line
 
 ENTER = "\r"
 CTRL_C = "\x03"
@@ -260,7 +260,7 @@ def test_a_store_error_is_one_line_and_the_shell_goes_on(
 def test_internal_error_wording_matches_the_cli_edge(tmp_path: Path) -> None:
     """The shell's report is the line `mqtool.cli.main` prints for an unexpected failure."""
     code = (
-        "import sys; from mqtool import cli\n"
+        "import sys; from mqtool.cli import main as cli\n"
         "def broken(*a, **k):\n    raise ZeroDivisionError('division by zero')\n"
         "cli.App.session = broken\n"
         f"cli.main(['--state', {str(tmp_path)!r}, 'cmd', 'x'])\n"
@@ -314,7 +314,7 @@ def test_console_messages_of_another_connection_are_printed(
 ) -> None:
     """The shell runs the engine loop; a console message that another connection (as
     another process would) records while the prompt waits is printed at once."""
-    from mqtool.loop import EngineLoop
+    from mqtool.cli.loop import EngineLoop
     from mqtool.state import Store
 
     shown: list[str] = []
@@ -364,8 +364,8 @@ def test_console_messages_of_another_connection_are_printed(
 
 def test_timers_fire_while_the_shell_waits(app: App, capsys: pytest.CaptureFixture[str]) -> None:
     """The loop ticks on its own connection: a timer due now runs without a command."""
+    from mqtool.cli.loop import EngineLoop
     from mqtool.engine import platforms, timers
-    from mqtool.loop import EngineLoop
 
     ran: list[str] = []
     platforms.load()  # the engine's own timers first, as the loop's first tick would
@@ -462,7 +462,7 @@ def test_the_shell_colours_when_asked(app: App, capsys: pytest.CaptureFixture[st
 
 
 def test_console_message_of_another_system_keeps_its_name_plain(app: App, capsys: pytest.CaptureFixture[str]) -> None:
-    from mqtool.loop import ConsoleEntry
+    from mqtool.cli.loop import ConsoleEntry
 
     session = app.session()
     with create_pipe_input() as pipe:
@@ -506,7 +506,7 @@ def test_batch_in_process_is_run_dash(mq: MQ, tmp_path: Path) -> None:
 
 
 def test_batch_input_that_is_not_utf8_is_exit_20(app: App, capsys: pytest.CaptureFixture[str]) -> None:
-    from mqtool.shell import run_batch
+    from mqtool.cli.shell import run_batch
 
     class Undecodable(io.StringIO):
         """A first line, then bytes that are not UTF-8."""
@@ -597,14 +597,14 @@ def test_batch_process_stops_at_end(tmp_path: Path) -> None:
 def test_cli_and_cmd_do_not_import_prompt_toolkit(tmp_path: Path) -> None:
     code = (
         "import sys\n"
-        "import mqtool.cli\n"
-        "assert 'prompt_toolkit' not in sys.modules, 'import mqtool.cli'\n"
+        "import mqtool.cli.main\n"
+        "assert 'prompt_toolkit' not in sys.modules, 'import mqtool.cli.main'\n"
         "try:\n"
-        f"    mqtool.cli.main(['--state', {str(tmp_path)!r}, 'cmd', 'ZMQSC DIS QMGR', '.help'])\n"
+        f"    mqtool.cli.main.main(['--state', {str(tmp_path)!r}, 'cmd', 'ZMQSC DIS QMGR', '.help'])\n"
         "except SystemExit as exit:\n"
         "    assert exit.code == 0, exit.code\n"
         "loaded = sorted(m for m in sys.modules if m.split('.')[0] in ('prompt_toolkit', 'mqtool'))\n"
-        "assert not [m for m in loaded if m.startswith('prompt_toolkit') or m.startswith('mqtool.shell')], loaded\n"
+        "assert not [m for m in loaded if m.startswith('prompt_toolkit') or m.startswith('mqtool.cli.shell')], loaded\n"
         "print('ok')\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
@@ -617,8 +617,8 @@ def test_batch_shell_does_not_import_prompt_toolkit(tmp_path: Path) -> None:
     code = (
         "import sys, atexit\n"
         "atexit.register(lambda: sys.stderr.write(str(any(m.startswith('prompt_toolkit') for m in sys.modules))))\n"
-        "import mqtool.cli\n"
-        f"mqtool.cli.main(['--state', {str(tmp_path)!r}, 'shell'])\n"
+        "import mqtool.cli.main\n"
+        f"mqtool.cli.main.main(['--state', {str(tmp_path)!r}, 'shell'])\n"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120
@@ -629,7 +629,7 @@ def test_batch_shell_does_not_import_prompt_toolkit(tmp_path: Path) -> None:
 
 
 def test_completion_follows_the_zos_system_the_session_used_last(app: App, capsys: pytest.CaptureFixture[str]) -> None:
-    from mqtool.cli_system import system as system_group
+    from mqtool.cli.system import system as system_group
 
     CliRunner().invoke(system_group, ["add", "CSQ2", "--platform", "zos"], obj=app, catch_exceptions=False)
     shell = drive(app, "")

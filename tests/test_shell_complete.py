@@ -9,10 +9,11 @@ import pytest
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 
-from mqtool import shell_complete, tables
+from mqtool import tables
+from mqtool.cli import complete as shell_complete
+from mqtool.cli.complete import StoreView, SystemView, complete, logical_line, make_completer, snapshot
 from mqtool.directives import DIRECTIVES
 from mqtool.session import LEAVE_WORDS
-from mqtool.shell_complete import StoreView, SystemView, complete, logical_line, make_completer, snapshot
 
 TPF1 = SystemView("TPF1", "ztpf")
 CSQ1 = SystemView("CSQ1", "zos", "-CSQ1")

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from mqtool.cli import main_group
+from mqtool.cli.main import main_group
 from mqtool.clock import Clock
 from mqtool.complex import ensure_complex
 from mqtool.state import SCHEMA_VERSION, ObjectRecord, Store, StoreError, SystemRecord

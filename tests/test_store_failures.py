@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from mqtool.cli import main
+from mqtool.cli.main import main
 from mqtool.state import Store, StoreError
 from mqtool.state import store as store_module
 from mqtool.state.store import DB_NAME

@@ -237,7 +237,7 @@ class Terminal(io.StringIO):
 
 @pytest.mark.parametrize("no_color", ["1", ""])
 def test_table_on_a_terminal_honours_no_color(mq: MQ, monkeypatch: pytest.MonkeyPatch, no_color: str) -> None:
-    from mqtool.cli_system import COLUMNS, TABLE
+    from mqtool.cli.system import COLUMNS, TABLE
     from mqtool.listing import emit
 
     monkeypatch.setenv("NO_COLOR", no_color)
@@ -331,7 +331,7 @@ ERRORS: list[tuple[tuple[str, ...], str]] = [
 
 def tool(mq: MQ, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     """Runs the real entry point (which turns every failure into one line)."""
-    from mqtool.cli import main
+    from mqtool.cli.main import main
 
     capsys.readouterr()
     with pytest.raises(SystemExit) as exit_info:
@@ -371,7 +371,7 @@ def test_remove_asks_on_a_terminal(
 ) -> None:
     import io
 
-    from mqtool import cli_system
+    from mqtool.cli import system as cli_system
 
     monkeypatch.setattr(cli_system, "_interactive", lambda: True)
     monkeypatch.setattr("sys.stdin", io.StringIO(answer))

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from mqtool.cli import main_group
+from mqtool.cli.main import main_group
 from mqtool.commands.zos.export import commands, value_syntax
 from mqtool.state import Store
 

@@ -28,7 +28,7 @@ END = "2021-03-09T15:50:10Z"  # the script's clock at its end
 def reports(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str) -> dict[str, str]:
     from click.testing import CliRunner
 
-    from mqtool.cli import main_group
+    from mqtool.cli.main import main_group
 
     state = tmp_path / name
     _output, code = run_golden(SCRIPT, state, monkeypatch)
@@ -151,7 +151,7 @@ def test_no_records_and_bad_systems(mq: Any) -> None:
 def test_a_damaged_record_is_one_error_line_naming_the_queue_manager(
     mq: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from mqtool.cli import main
+    from mqtool.cli.main import main
     from mqtool.state import Store
 
     mq("--system", "CSQ1", "cmd", "ALTER QMGR STATQ(ON)", "START TRACE(STAT) CLASS(1,5)")

@@ -199,7 +199,7 @@ def test_the_keyword_table_has_where_for_completion_and_help(zos: MQ) -> None:
 
 
 def test_completion_offers_where(zos: MQ, state_dir: Path) -> None:
-    from mqtool.shell_complete import complete, snapshot
+    from mqtool.cli.complete import complete, snapshot
     from mqtool.state import Store
 
     store = Store.open(state_dir)

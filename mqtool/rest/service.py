@@ -1,4 +1,4 @@
-"""The REST listener as a service of the real-time loop (mqtool.loop.SERVICES): when
+"""The REST listener as a service of the real-time loop (mqtool.cli.loop.SERVICES): when
 `STATE/rest.yaml` exists it listens, on an asyncio event loop in a thread of its own,
 and follows changes of the file (written by `mqtool rest init`) at the next poll. It
 records where it listens in `rest.status.json`. Problems (a damaged file, a port in
@@ -141,5 +141,5 @@ def _stamp(path: Path) -> tuple[int, int, int] | None:
 
 
 def loop_service(loop: Any) -> RestService:
-    """The factory named in mqtool.loop.SERVICES."""
+    """The factory named in mqtool.cli.loop.SERVICES."""
     return RestService(loop.state_dir, loop.clock, interval=loop.interval)

@@ -472,9 +472,9 @@ def event_loop_thread(name: str) -> tuple[asyncio.AbstractEventLoop, threading.T
 
 
 class HttpLoopService:
-    """HttpService as a service of the engine's real-time loop (mqtool.loop):
+    """HttpService as a service of the engine's real-time loop (mqtool.cli.loop):
     the loop's thread polls the store once per iteration; the servers run on the
-    service's own event-loop thread. Listed in `mqtool.loop.SERVICES`."""
+    service's own event-loop thread. Listed in `mqtool.cli.loop.SERVICES`."""
 
     def __init__(self, state_dir: Path, clock: Clock) -> None:
         self.service = HttpService(state_dir, clock)
@@ -491,5 +491,5 @@ class HttpLoopService:
 
 
 def loop_service(loop: Any) -> HttpLoopService:
-    """The factory named in mqtool.loop.SERVICES."""
+    """The factory named in mqtool.cli.loop.SERVICES."""
     return HttpLoopService(loop.state_dir, loop.clock)

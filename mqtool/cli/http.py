@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from mqtool.cli import App, fail, platform_system
+from mqtool.cli.main import App, fail, platform_system
 from mqtool.listing import Column, emit, format_option
 
 _CONTEXT = {"help_option_names": ["-h", "--help"]}

@@ -139,7 +139,7 @@ def check(document: Document) -> None:
     problem at the node it concerns (an unknown key at that key)."""
     import jsonschema
 
-    from mqtool.apply_schema import load_schema
+    from mqtool.apply.schema import load_schema
 
     validator = jsonschema.Draft202012Validator(load_schema())
     problems: list[Problem] = []

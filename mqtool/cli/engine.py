@@ -15,7 +15,7 @@ from typing import IO, Any, TextIO
 import click
 
 from mqtool import messages
-from mqtool.cli import App, fail, find_system
+from mqtool.cli.main import App, fail, find_system
 from mqtool.listing import Column, csv_text, emit, format_option, plain_row
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -389,7 +389,7 @@ def get(
       mqtool get TPFQ
       mqtool get TPFQ --all --out ./got
     """
-    from mqtool.delivery import BinaryOnTerminal, FolderSink, StreamSink
+    from mqtool.cli.delivery import BinaryOnTerminal, FolderSink, StreamSink
     from mqtool.engine.core.message import Message, Selector, format_id
     from mqtool.engine.core.reasons import NO_MSG_AVAILABLE, describe
     from mqtool.engine.core.streams import get_stream
@@ -510,7 +510,7 @@ def serve(app: App, interval: float) -> None:
       mqtool serve
       mqtool --state ./lab serve --interval 0.5
     """
-    from mqtool.loop import SERVICES, ConsoleEntry, EngineLoop, default_services
+    from mqtool.cli.loop import SERVICES, ConsoleEntry, EngineLoop, default_services
 
     session = app.session()
     session.tick()

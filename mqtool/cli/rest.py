@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from mqtool.cli import App, fail
+from mqtool.cli.main import App, fail
 
 _CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 

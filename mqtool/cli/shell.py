@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Protocol, TextIO
 
 import click
 
-from mqtool.cli import App
+from mqtool.cli.complete import StoreView, make_completer, snapshot
+from mqtool.cli.main import App
+from mqtool.cli.runner import EXIT_NOT_RUN, execute_source, run_lines, unreadable
 from mqtool.parse.lines import LineTooLong, assemble, continuation, read_lines
-from mqtool.runner import EXIT_NOT_RUN, execute_source, run_lines, unreadable
-from mqtool.shell_complete import StoreView, make_completer, snapshot
 
 if TYPE_CHECKING:
     from prompt_toolkit import PromptSession
@@ -25,8 +25,8 @@ if TYPE_CHECKING:
     from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
     from prompt_toolkit.output import Output
 
+    from mqtool.cli.loop import ConsoleEntry, EngineLoop
     from mqtool.clock import Clock
-    from mqtool.loop import ConsoleEntry, EngineLoop
     from mqtool.session import Session
 
 HISTORY_FILE = "history"  # in the state directory, shared by every shell on that store
@@ -108,7 +108,7 @@ def start_realtime(app: App, shell: OperatorShell) -> EngineLoop:
     """Starts the real-time loop of `mqtool serve` in the background, on its own store
     connection and the shell's clock; its console messages go to `shell.console_entry`,
     its failures to `shell.loop_error`."""
-    from mqtool.loop import EngineLoop, default_services
+    from mqtool.cli.loop import EngineLoop, default_services
 
     loop = EngineLoop(app.state_dir, app.clock, on_entry=shell.console_entry, on_error=shell.loop_error)
     for service in default_services(loop):

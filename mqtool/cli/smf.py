@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from mqtool.cli import App, platform_system
+from mqtool.cli.main import App, platform_system
 
 _CONTEXT = {"help_option_names": ["-h", "--help"]}
 VRM = "940"  # the version, release and modification of MQ the records carry

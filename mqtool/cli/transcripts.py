@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mqtool.cli.runner import Summary, run_lines
 from mqtool.parse.lines import SourceCommand
-from mqtool.runner import Summary, run_lines
 from mqtool.session import Outcome, Session
 
 Emit = Callable[[str], None]

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mqtool import tables
-from mqtool.apply_document import Document, DocumentError, Problem
+from mqtool.apply.document import Document, DocumentError, Problem
 from mqtool.state import ObjectRecord, Store, SystemRecord, Transaction
 
 CREATED, UPDATED, UNCHANGED, DELETED = "CREATED", "UPDATED", "UNCHANGED", "DELETED"
@@ -233,8 +233,7 @@ def _system(
     problems: list[Problem],
 ) -> _System | None:
     """The system's own actions (add, settings) and its objects as they are now."""
-    from mqtool.cli_system import add_command_line
-    from mqtool.complex import SettingError, check_system, check_system_name, defaults
+    from mqtool.complex import SettingError, add_command_line, check_system, check_system_name, defaults
 
     platform = str(wanted["platform"])
     dialect = DIALECTS[platform]

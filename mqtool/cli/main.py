@@ -21,21 +21,21 @@ CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 
 
 # name -> "module:attribute" of the click command; imported only when used.
 SUBCOMMANDS: dict[str, str] = {
-    "cmd": "mqtool.cli_commands:cmd",
-    "run": "mqtool.cli_commands:run",
-    "init": "mqtool.cli_commands:init",
-    "system": "mqtool.cli_system:system",
-    "export": "mqtool.cli_export:export",
-    "apply": "mqtool.cli_apply:apply",
-    "shell": "mqtool.shell:shell_command",
-    "put": "mqtool.cli_engine:put",
-    "get": "mqtool.cli_engine:get",
-    "serve": "mqtool.cli_engine:serve",
-    "console": "mqtool.cli_engine:console",
-    "http": "mqtool.cli_http:http",
-    "rest": "mqtool.cli_rest:rest",
-    "estimate": "mqtool.cli_estimate:estimate",
-    "smf": "mqtool.cli_smf:smf",
+    "cmd": "mqtool.cli.commands:cmd",
+    "run": "mqtool.cli.commands:run",
+    "init": "mqtool.cli.commands:init",
+    "system": "mqtool.cli.system:system",
+    "export": "mqtool.cli.export:export",
+    "apply": "mqtool.cli.apply:apply",
+    "shell": "mqtool.cli.shell:shell_command",
+    "put": "mqtool.cli.engine:put",
+    "get": "mqtool.cli.engine:get",
+    "serve": "mqtool.cli.engine:serve",
+    "console": "mqtool.cli.engine:console",
+    "http": "mqtool.cli.http:http",
+    "rest": "mqtool.cli.rest:rest",
+    "estimate": "mqtool.cli.estimate:estimate",
+    "smf": "mqtool.cli.smf:smf",
 }
 # One-line help shown by `mqtool --help` without importing the subcommand.
 SHORT_HELP: dict[str, str] = {

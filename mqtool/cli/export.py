@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from mqtool.cli import App, fail, find_system
+from mqtool.cli.main import App, fail, find_system
 from mqtool.complex import PLATFORM_NAMES
 from mqtool.definitions import ExportLine, one_line_per_object
 
@@ -114,7 +114,8 @@ def commands_text(app: App, selection: Selection, one_line: bool = False) -> str
     `one_line`, one line per object (its later lines joined to its first) under a
     one-line header per system, for grep and diff."""
     from mqtool import __version__
-    from mqtool.cli_system import add_command_line, qmgr_name
+    from mqtool.cli.system import qmgr_name
+    from mqtool.complex import add_command_line
 
     several = len(selection.names) > 1
     if one_line:
@@ -150,7 +151,7 @@ def describe(app: App, selection: Selection) -> dict[str, Any]:
     objects (type -> name -> attributes; only those that differ from the DEFINE
     defaults, plus the inherited ones, unless `all_attributes`)."""
     from mqtool import tables
-    from mqtool.cli_system import qmgr_name
+    from mqtool.cli.system import qmgr_name
     from mqtool.commands.ztpf_mq.export import attributes
 
     systems: dict[str, Any] = {}

@@ -2,38 +2,21 @@
 
 from __future__ import annotations
 
-import shlex
 import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 import click
 
-from mqtool.cli import App, fail, find_system
+from mqtool.cli.main import App, fail, find_system
+from mqtool.complex import SETTING_OPTIONS
 from mqtool.listing import Column, emit, format_option, is_terminal
 
 F = TypeVar("F", bound=Callable[..., Any])
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
+
 # option name -> setting key, in the order `system add` shows them
-SETTING_OPTIONS: tuple[tuple[str, str, str], ...] = (
-    ("cpu", "MODEL", "CPU model z13, z14, z15, z16 or z17; z15 and later have the zEDC accelerator [z15]."),
-    ("offset", "+HH:MM", "Display offset from UTC [z/TPF -05:00, z/OS +00:00]."),
-    ("listener", "HOST(PORT)", "Listener address that a sender channel's CONNAME names; '' for none."),
-    ("processor", "X", "z/TPF: processor id, CPU- in the console header [B]."),
-    ("subsystem", "NAME", "z/TPF: subsystem, SS- in the console header, 1-4 characters [BSS]."),
-    ("ssu", "NAME", "z/TPF: subsystem user, SSU- in the console header, 1-4 characters [HPN]."),
-    ("istream", "N", "z/TPF: I-stream number 1-99, IS- in the console header [1]."),
-    ("swbsize", "BYTES", "z/TPF: bytes per system work block, 128-65536 [1024]."),
-    ("swbpool", "N", "z/TPF: system work blocks available to MQ [33000]."),
-    ("sweephi", "PCT", "z/TPF: SWB use (percent of the pool) that starts the sweeper [80]."),
-    ("sweeplo", "PCT", "z/TPF: SWB use where the sweeper stops, below --sweephi [40]."),
-    ("qmgr", "NAME", "z/TPF: define the system's queue manager (with its system queues)."),
-    ("cpf", "PREFIX", "z/OS: command prefix string, 1-8 characters, e.g. -CSQ2 [-NAME]."),
-    ("statime", "MINUTES", "z/OS: statistics interval 0-1440 minutes [1]."),
-)
-
-
 def setting_options(function: F) -> F:
     """The settings options shared by `system add` and `system alter` (listed in the
     order of SETTING_OPTIONS, then --log and --archive)."""
@@ -420,27 +403,3 @@ def list_systems(app: App, output_format: str) -> None:
     emit(records, output_format, TABLE, COLUMNS)
     if output_format == "table":
         click.echo(f"Store: {(app.state_dir / DB_NAME).absolute()}")
-
-
-def add_command_line(record: Any, qmgr: str | None) -> str:
-    """The `mqtool system add` command that recreates a system's settings (used in the
-    header of `mqtool export`): only the settings that differ from the defaults."""
-    from mqtool.complex import defaults
-
-    base = defaults(record.platform)
-    words = ["mqtool", "system", "add", record.name, "--platform", record.platform]
-    for name, _, _ in SETTING_OPTIONS:
-        if name == "qmgr":
-            if qmgr and record.platform == "ztpf":
-                words += ["--qmgr", qmgr]
-            continue
-        if name == "cpf" and record.attrs.get("cpf") == "-" + record.name:
-            continue
-        if name in record.attrs and record.attrs[name] != base.get(name):
-            words += [f"--{name}", str(record.attrs[name])]
-    for group in ("log", "archive"):
-        for key, value in dict(record.attrs.get(group) or {}).items():
-            if value != dict(base.get(group) or {}).get(key):
-                shown = ",".join(str(v) for v in value) if isinstance(value, list) else value
-                words += [f"--{group}", f"{key}={shown}"]
-    return " ".join(shlex.quote(word) for word in words)

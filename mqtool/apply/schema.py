@@ -2,7 +2,7 @@
 and `mqtool apply` reads, built from the keyword tables and the system settings.
 
 The schema is published in the package as mqtool/schema/complex.schema.json (for
-editors and other tools); `python -m mqtool.apply_schema` writes it again after a
+editors and other tools); `python -m mqtool.apply.schema` writes it again after a
 table changes, and a test fails while the file is out of date.
 """
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import click
 
-from mqtool.cli import App, fail
+from mqtool.cli.main import App, fail
+from mqtool.cli.runner import EXIT_NOT_RUN, Summary, run_lines, unreadable
 from mqtool.parse.lines import LineTooLong, read_lines
-from mqtool.runner import EXIT_NOT_RUN, Summary, run_lines, unreadable
 
 
 def _read_text(path: str) -> list[str]:
@@ -83,7 +83,7 @@ def cmd(app: App, commands: tuple[str, ...], output_format: str) -> None:
     emit: Callable[[str], None] = click.echo
     observe = None
     if output_format.lower() == "json":
-        from mqtool.transcripts import json_lines
+        from mqtool.cli.transcripts import json_lines
 
         emit, observe = _quiet, json_lines(session, click.echo)
     for item in commands:
@@ -189,7 +189,7 @@ def run(
       mqtool --state "$(mktemp -d)" --clock 2021-03-09T15:41:22Z run scenario.mqsc --expect scenario.out
       mqtool run -v setup.mqsc
     """
-    from mqtool.transcripts import SourceError, expand_paths
+    from mqtool.cli.transcripts import SourceError, expand_paths
 
     if update and expect is None:
         fail("--update needs --expect FILE.out: the file to write")
@@ -206,7 +206,7 @@ def run(
             click.echo(f"mqtool: error: cannot read {path}: {unreadable(exc)}", err=True)
             sys.exit(EXIT_NOT_RUN)
     if verify_first:
-        from mqtool.transcripts import syntax_check
+        from mqtool.cli.transcripts import syntax_check
 
         errors = syntax_check(app.session(), texts, click.echo)
         if errors:
@@ -217,7 +217,7 @@ def run(
     total = _run_files(app, texts, emit, no_echo, verify, keep_going, output_format.lower() == "json")
     if expect is None:
         sys.exit(total.exit_code)
-    from mqtool.transcripts import compare
+    from mqtool.cli.transcripts import compare
 
     try:
         sys.exit(compare(expect, "".join(line + "\n" for line in transcript), update, click.echo))
@@ -241,7 +241,7 @@ def _run_files(
     total = Summary()
     document = None
     if as_json:
-        from mqtool.transcripts import JsonRun
+        from mqtool.cli.transcripts import JsonRun
 
         document = JsonRun(session)
     for number, (path, lines) in enumerate(texts):

@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from mqtool.cli import App, fail
+from mqtool.cli.main import App, fail
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 EXIT_UNREADABLE = 1  # some inputs could not be read; the rest was estimated

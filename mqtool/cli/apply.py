@@ -1,5 +1,5 @@
 """`mqtool apply FILE`: the plan that makes the store match a complex document, printed
-as commands with each object's outcome, then run (mqtool.apply does the work)."""
+as commands with each object's outcome, then run (mqtool.apply.plan does the work)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from mqtool.cli import App, fail
+from mqtool.cli.main import App, fail
 
 PROGRESS_FROM = 50  # a progress bar for plans of this many commands or more (on a terminal)
 EXIT_FAILED = 10
@@ -54,13 +54,13 @@ def apply(app: App, file: Path, dry_run: bool, prune: bool, purge: bool, output_
       mqtool --state ./lab apply complex.yaml --dry-run
       mqtool --state ./lab apply complex.yaml --prune
     """
-    from mqtool import apply as applying
-    from mqtool.apply_document import DocumentError, parse, read
+    from mqtool.apply import plan as applying
+    from mqtool.apply.document import DocumentError, parse, read
 
     source = "-" if str(file) == "-" else str(file)
     try:
         if source == "-":
-            from mqtool.apply_document import check
+            from mqtool.apply.document import check
 
             document = parse("-", sys.stdin.read())
             check(document)
@@ -122,7 +122,7 @@ class _Report:
         self.emit(outcome.line())
 
     def run(self, app: App) -> Any:
-        from mqtool import apply as applying
+        from mqtool.apply import plan as applying
 
         session = self.session = app.session()
         progress = None
@@ -142,7 +142,7 @@ class _Report:
                 self.console = None
 
     def finish(self, failure: Any) -> None:
-        from mqtool import apply as applying
+        from mqtool.apply import plan as applying
 
         unchanged = [o for o in self.plan.outcomes if o.outcome == applying.UNCHANGED]
         for outcome in unchanged:
@@ -172,7 +172,7 @@ class _Report:
             self.emit(f"Applied {self.source}: {totals}.")
 
     def _json(self, failure: Any, counts: dict[str, int]) -> None:
-        from mqtool.transcripts import dumps
+        from mqtool.cli.transcripts import dumps
 
         document: dict[str, Any] = {
             "file": self.source,
