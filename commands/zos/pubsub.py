@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from mqtool.engine.core import topics
-from mqtool.engine.core.pubsub import correlid_of, deliver_retained, figures, retained_topics, route_to
+from mqtool.engine.core.pubsub import deliver_retained, figures, retained_topics, route_to
 from mqtool.engine.core.reasons import (
     DURABILITY_NOT_ALLOWED,
     INVALID_DESTINATION,
@@ -500,6 +500,3 @@ def clear(ctx: Any, req: Any) -> Response:
         result.add("CSQM090E", code=code(TOPIC_STRING_NOT_FOUND))
         return result
     return reply(req)
-
-
-__all__ = ["check", "clear", "correlid_of", "define", "delete_sub", "display_status", "filtered", "computed"]

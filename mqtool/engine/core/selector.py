@@ -268,9 +268,7 @@ class _Parser:
             if getter is None:
                 raise SelectorError(
                     SELECTION_NOT_AVAILABLE,
-                    f"{token.text} is not a field mqtool's messages carry (they have no message properties; "
-                    "a selector may name JMSPriority, JMSDeliveryMode, JMSCorrelationID or Root.MQMD.Priority, "
-                    "Persistence, CorrelId)",
+                    f"{token.text}: no such message field (mqtool's messages have no properties)",
                 )
             return getter
         raise SelectorError(SELECTOR_SYNTAX_ERROR, f"unexpected {token.text or 'end'} at character {token.at + 1}")
