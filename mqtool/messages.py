@@ -215,6 +215,10 @@ CATALOGUE: dict[str, Entry] = {
         "{per_message} I/Os per message put",
         "The sweeps that happened while a .put with every= ran (the sweeper's interval and I/O cost).",
     ),
+    "MQT0366E": Entry(
+        "Queue manager {qmgr} has no publish/subscribe: {detail}",
+        "A REST topic publish to a z/TPF queue manager (z/TPF MQ has no topics); nothing was published.",
+    ),
     "MQT0104I": Entry(
         "Published {messages} on topic '{topic}': {copies} delivered to subscriptions' queues{retained}",
         "mqtool put --topic, .put topic= (z/OS): each publication went, in its unit of work, to every matching "
