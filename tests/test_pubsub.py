@@ -187,9 +187,8 @@ def test_json_qualifiers_of_pubsub(mq: Any) -> None:
 
 
 def test_rest_publish_on_a_topic(state_dir: Path) -> None:
-    from tests.test_rest_api import APP, MQSC, V2, Client, configure
-
     from mqtool.rest.service import RestService
+    from tests.test_rest_api import APP, MQSC, V2, Client, configure
 
     configure(state_dir)
     with RestService(state_dir, Clock.from_setting(FROZEN)) as service:

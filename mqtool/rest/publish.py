@@ -46,7 +46,7 @@ def publish(api: RestApi, qmgr: str, topic: str, version: int, headers: dict[str
     except NoPubSub as error:
         raise RestError(404, "MQT0366E", completion=2, reason=error.reason, qmgr=qmgr, detail=error.detail) from None
     result = put_stream(handle, [(body, options)], lambda _: None)
-    if result.error is not None:
-        error: MQError = result.error
-        raise _refusal(error, qmgr, f"topic {topic}", api.host)
+    refused: MQError | None = result.error
+    if refused is not None:
+        raise _refusal(refused, qmgr, f"topic {topic}", api.host)
     return Reply(201)

@@ -24,8 +24,8 @@ import h11
 
 from mqtool.clock import Clock
 from mqtool.engine.http.server import HttpServer, _Connection, _header, _request_segments
-from mqtool.rest.publish import publish, topic_route
 from mqtool.engine.http.stats import HttpStats
+from mqtool.rest.publish import publish, topic_route
 from mqtool.state.store import DB_NAME
 
 from .api import CSRF_HEADER, MAX_WAIT_MS, Got, Reply, RestApi, RestError, error_reply
