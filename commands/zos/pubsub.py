@@ -25,7 +25,7 @@ from mqtool.engine.core.selector import SelectorError, compile_selector
 from mqtool.response import FAILED, Response
 from mqtool.state import ObjectRecord
 
-from . import date_time, find_queue, manager, not_found, refuse, reply, rule, syntax
+from . import date_time, find_queue, manager, not_found, refuse, reply, rule, syntax, value_text
 
 OBJECTS = ("TOPIC", "SUB")
 STATUS_OBJECTS = ("TPSTATUS", "SBSTATUS", "PUBSUB")
@@ -383,8 +383,6 @@ def display_status(ctx: Any, req: Any) -> Response:
     problem = inhibited(ctx, req)
     if problem is not None:
         return problem
-    from . import display
-
     nodes, objects, subs = _nodes(ctx)
     pattern = req.name or ""
     chosen = sorted(n for n in nodes if n == pattern or (topics.is_wildcard(pattern) and topics.matches(pattern, n)))
@@ -421,7 +419,7 @@ def display_status(ctx: Any, req: Any) -> Response:
         lines = [("TOPICSTR", row["TOPICSTR"])]
         if kind != "TOPIC":
             lines.append(("TYPE", kind))
-        lines += [(k, display.value_text(row.get(k))) for k in order if selected is None or k in selected]
+        lines += [(k, value_text(row.get(k))) for k in order if selected is None or k in selected]
         blocks.append(lines)
     if req.has("WHERE"):
         from . import where
