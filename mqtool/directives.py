@@ -43,8 +43,9 @@ DIRECTIVES: dict[str, DirectiveSpec] = {
     ),
     "put": DirectiveSpec(
         "mqtool.workload:do_put",
-        ".put QUEUE [count=N] [size=N] [pattern=xml] [persistent=yes] [seed=N] [file=PATH] [data='text']",
-        "put messages (also priority=N msgid= correlid= expiry=30s every=10ms syncpoint=yes); prints a summary",
+        ".put QUEUE|topic=STRING [count=N] [size=N] [pattern=xml] [persistent=yes] [seed=N] [file=PATH] [data='text']",
+        "put messages, or publish them on a z/OS topic string (also priority=N msgid= correlid= expiry=30s "
+        "every=10ms syncpoint=yes retain=yes); prints a summary",
         (
             "count",
             "size",
@@ -59,6 +60,8 @@ DIRECTIVES: dict[str, DirectiveSpec] = {
             "expiry",
             "every",
             "syncpoint",
+            "topic",
+            "retain",
         ),
         arguments="mqtool.workload:parse_put",
     ),

@@ -75,6 +75,13 @@ CATALOGUE: dict[str, Entry] = {
         "ARCHIVE LOG NOT PROCESSED - THE LOG PARAMETERS OF {system} SAY OFFLOAD=NO",
         "ARCHIVE LOG needs archiving on (OFFLOAD=YES in the system's log parameters); nothing was changed.",
     ),
+    # publish/subscribe (bread-pubsub)
+    "MQT0420E": Entry(
+        "PUBLISH/SUBSCRIBE IS NOT ACTIVE ON {qmgr}, PSMODE({psmode}) - {command} NOT PROCESSED",
+        "A subscription or topic status command (DEFINE, ALTER or DELETE SUB, DISPLAY SBSTATUS or TPSTATUS, "
+        "CLEAR TOPICSTR) while the queue manager's PSMODE is DISABLED; CSQM090E follows with X'00000CF6' "
+        "(3318 MQRCCF_PUBSUB_INHIBITED). mqtool's id: IBM's console answer is not documented.",
+    ),
     "MQT0402E": Entry(
         "TRACE NOT STARTED - ALL {count} TRACE NUMBERS ARE IN USE",
         "START TRACE while the most traces mqtool keeps are active; STOP TRACE frees a number.",
@@ -207,6 +214,15 @@ CATALOGUE: dict[str, Entry] = {
         "Sweeper ran {sweeps} times, every {interval}s on average: {swept} messages swept, {ios} I/Os, "
         "{per_message} I/Os per message put",
         "The sweeps that happened while a .put with every= ran (the sweeper's interval and I/O cost).",
+    ),
+    "MQT0366E": Entry(
+        "Queue manager {qmgr} has no publish/subscribe: {detail}",
+        "A REST topic publish to a z/TPF queue manager (z/TPF MQ has no topics); nothing was published.",
+    ),
+    "MQT0104I": Entry(
+        "Published {messages} on topic '{topic}': {copies} delivered to subscriptions' queues{retained}",
+        "mqtool put --topic, .put topic= (z/OS): each publication went, in its unit of work, to every matching "
+        "subscription's destination; the copies are counted (publish/subscribe, bread-pubsub).",
     ),
     "MQT0110I": Entry(
         "{verb} {queue} message {number}: MSGID {msgid}, {length} bytes{stored}, {persistence}, "

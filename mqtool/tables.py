@@ -30,6 +30,8 @@ NAME_CHARS = {
     "ssid": re.compile(r"^[A-Za-z][A-Za-z0-9]*$"),
     # a z/OS trace type (STAT, G, ...) or * for all
     "trace": re.compile(r"^([A-Za-z]+|\*)$"),
+    # topic strings and subscription names: any printable text (no control characters)
+    "any": re.compile(r"^[^\x00-\x1f\x7f]+$"),
 }
 
 
@@ -347,7 +349,11 @@ def check_name(rule: NameRule, name: str, generic_ok: bool) -> str | None:
         return f"longer than {rule.max} characters"
     if body and not NAME_CHARS[rule.chars].match(body):
         return "contains characters other than " + (
-            "A-Z a-z 0-9 . / _ %" if rule.chars == "mq" else "letters and digits"
+            "A-Z a-z 0-9 . / _ %"
+            if rule.chars == "mq"
+            else "printable characters"
+            if rule.chars == "any"
+            else "letters and digits"
         )
     if name.upper() in rule.reserved:
         return f"{name} is reserved"

@@ -25,7 +25,7 @@ from mqtool.engine.core.message import (
 from mqtool.engine.core.reasons import NO_MSG_AVAILABLE, UNKNOWN_OBJECT_NAME, MQError, describe
 from mqtool.engine.core.resolve import resolve
 from mqtool.engine.core.streams import get_stream, put_stream
-from mqtool.engine.platforms import PLATFORMS, model, open_queue
+from mqtool.engine.platforms import PLATFORMS, NoPubSub, model, open_queue, open_topic
 from mqtool.messages import ECHO
 from mqtool.response import FAILED, SYNTAX, Response
 from mqtool.sizes import SizeError, parse_size
@@ -261,13 +261,26 @@ class PutRequest:
     options: PutOptions
     every: float
     syncpoint: bool  # all the messages in one unit of work
+    topic: str | None = None  # publish on this topic string instead of putting to `queue`
+    retain: bool = False  # with topic: the retained publication
 
 
 def parse_put(directive: Directive) -> PutRequest:
     """Reads the arguments of `.put` (WorkloadError saying what is wrong): the one reader
     for the run and for its check (`mqtool run -v`)."""
-    if len(directive.args) != 1:
-        raise WorkloadError("usage: .put QUEUE [count=N] [size=N] [pattern=xml] ... (.help .put)")
+    topic = directive.options.get("topic")
+    if len(directive.args) != (0 if topic is not None else 1):
+        raise WorkloadError("usage: .put QUEUE|topic=STRING [count=N] [size=N] [pattern=xml] ... (.help .put)")
+    if topic is not None:
+        from mqtool.engine.core.topics import TopicError, check_topic
+
+        try:
+            check_topic(topic, publishing=True)
+        except TopicError as error:
+            raise WorkloadError(f"topic={topic}: {error}") from None
+    retain = bool(_yes_no(directive, "retain"))
+    if retain and topic is None:
+        raise WorkloadError("retain=yes applies to topic= only")
     spec = PayloadSpec(
         files=(directive.options["file"],) if "file" in directive.options else (),
         data=(directive.options["data"],) if "data" in directive.options else (),
@@ -286,12 +299,24 @@ def parse_put(directive: Directive) -> PutRequest:
         expiry=_duration(directive, "expiry"),
     )
     return PutRequest(
-        directive.args[0].upper(),
+        directive.args[0].upper() if topic is None else f"topic '{topic}'",
         spec,
         options,
         _duration(directive, "every") or 0.0,
         bool(_yes_no(directive, "syncpoint")),
+        topic,
+        retain,
     )
+
+
+def publication_fields(topic: str, messages: int, copies: int, retain: bool) -> dict[str, Any]:
+    """The fields of MQT0104I: what a publication stream delivered."""
+    return {
+        "messages": plural(messages, "message"),
+        "topic": topic,
+        "copies": "1 copy" if copies == 1 else f"{copies} copies",
+        "retained": "; the last is the retained publication" if retain and messages else "",
+    }
 
 
 def define_command(system: SystemRecord, queue: str) -> str:
@@ -322,16 +347,25 @@ def do_put(session: Session, directive: Directive, current: SystemRecord | None)
     except WorkloadError as error:
         return _usage(directive, str(error))
     # MAXMSGL is checked before a payload is made or read.
+    handle: Any
     try:
-        with session.store.transaction(write=False) as tx:
-            resolved = resolve(tx, system.name, queue, model(system.platform))
-        if largest is not None and not resolved.put_error:
-            check_length(resolved, largest)
+        if request.topic is not None:
+            handle = open_topic(session.store, session.clock, system.name, request.topic, system.platform,
+                                request.retain)  # fmt: skip
+        else:
+            with session.store.transaction(write=False) as tx:
+                resolved = resolve(tx, system.name, queue, model(system.platform))
+            if largest is not None and not resolved.put_error:
+                check_length(resolved, largest)
+            handle = open_queue(session.store, session.clock, system.name, queue, system.platform)
+    except NoPubSub as error:
+        response = Response(status=FAILED)
+        response.add("MQT0120E", action="Put to", queue=queue, reason=str(error))
+        return response
     except MQError as error:
         response = Response(status=FAILED)
         _refusal(response, "Put to", queue, system, error)
         return response
-    handle = open_queue(session.store, session.clock, system.name, queue, system.platform)
     tally = PutTally()
     clock = session.clock
     start = clock.timestamp()
@@ -358,8 +392,15 @@ def do_put(session: Session, directive: Directive, current: SystemRecord | None)
             session.tick()
 
     items = ((data, request.options) for data in spec.payloads())
+    copies = [0]
+
+    def counted(results: list[PutResult]) -> None:
+        tally.add(results)
+        if request.topic is not None:
+            copies[0] += sum(result.units for result in results)
+
     try:
-        result = put_stream(handle, items, tally.add, between=between, pace=pace, unit_of_work=request.syncpoint)
+        result = put_stream(handle, items, counted, between=between, pace=pace, unit_of_work=request.syncpoint)
     except (KeyboardInterrupt, StoreError) as stop:
         # What was committed is told before the interruption goes on up (Ctrl-C ends a
         # run; the shell goes back to its prompt).
@@ -375,6 +416,8 @@ def do_put(session: Session, directive: Directive, current: SystemRecord | None)
     response = Response(status=FAILED if result.error else "ok")
     if tally.count or result.error is None:
         response.add("MQT0101I", **tally.fields(queue, route(handle)))
+        if request.topic is not None:
+            response.add("MQT0104I", **publication_fields(request.topic, tally.count, copies[0], request.retain))
     if every > 0 and tally.count:
         _sweep_summary(session, system.name, start, clock.timestamp(), tally.count, response)
     if result.error is not None:

@@ -121,7 +121,9 @@ def test_name_rules(table: tables.Table) -> None:
     for obj in table.objects.values():
         if obj.name_rule is not None:
             assert obj.name_rule.chars in tables.NAME_CHARS
-            assert 1 <= obj.name_rule.max <= 48
+            # Object names are at most 48 characters; topic strings and subscription
+            # names (any printable text) up to IBM's 10240.
+            assert 1 <= obj.name_rule.max <= (10240 if obj.name_rule.chars == "any" else 48)
 
 
 # -- value checks ----------------------------------------------------------------------

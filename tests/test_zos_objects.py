@@ -53,6 +53,8 @@ def test_a_new_queue_manager_has_its_builtin_objects(mq: Any) -> None:
         "QUEUE(SYSTEM.DEFAULT.LOCAL.QUEUE)",
         "QUEUE(SYSTEM.DEFAULT.MODEL.QUEUE)",
         "QUEUE(SYSTEM.DEFAULT.REMOTE.QUEUE)",
+        "QUEUE(SYSTEM.DURABLE.MODEL.QUEUE)",
+        "QUEUE(SYSTEM.NDURABLE.MODEL.QUEUE)",
         "STGCLASS(DEFAULT)",
         "STGCLASS(REMOTE)",
         "STGCLASS(SYSTEM)",

@@ -59,6 +59,7 @@ def test_words_that_are_not_ibms_are_still_invalid(mq: Any) -> None:
         "CSQ9001E -CSQ1 CSQ9SCND 'CLUSTERS' is invalid\n"
         "CSQ9023E -CSQ1 CSQ9SCND ' REFRESH CLUSTERS' ABNORMAL COMPLETION\n"
         "CSQ9001E -CSQ1 CSQ9SCND 'TOPICS' is invalid\n"
+        "MQT0015I -CSQ1 CSQ9SCND Did you mean 'TOPIC'?\n"
         "CSQ9023E -CSQ1 CSQ9SCND ' DISPLAY TOPICS' ABNORMAL COMPLETION\n"
         "CSQ9001E -CSQ1 CSQ9SCND 'SUSPENDD' is invalid\n"
         "CSQ9023E -CSQ1 CSQ9SCND ' SUSPENDD QMGR' ABNORMAL COMPLETION\n"

@@ -14,6 +14,7 @@ from . import (
     manager,
     not_found,
     pagesets,
+    pubsub,
     refuse,
     reply,
     schedule_expiry,
@@ -58,5 +59,6 @@ def handle(ctx: Any, req: Any) -> Response:
         return problem
     found.attrs = attrs
     found.altered = ctx.now
+    pubsub.altered(found, given, ctx.now)
     tx.put_object(found)
     return reply(req)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from mqtool.engine.core.topics import BASE_ATTRS
 from mqtool.state import ObjectRecord, SystemRecord, Transaction
 
 from . import table
@@ -35,6 +36,17 @@ BUILTINS: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("CHANNEL", "SYSTEM.DEF.SENDER", {"CHLTYPE": "SDR"}),
     ("CHANNEL", "SYSTEM.DEF.RECEIVER", {"CHLTYPE": "RCVR"}),
     ("CHANNEL", "SYSTEM.DEF.SVRCONN", {"CHLTYPE": "SVRCONN"}),
+    # publish/subscribe: the root of the topic tree with IBM's values, the defaults of
+    # DEFINE TOPIC and DEFINE SUB, and the model queues of managed subscription queues.
+    ("TOPIC", "SYSTEM.BASE.TOPIC", {k: v for k, v in BASE_ATTRS.items() if k != "TOPICSTR"} | {"TOPICSTR": ""}),
+    ("TOPIC", "SYSTEM.DEFAULT.TOPIC", {"TOPICSTR": ""}),
+    ("SUB", "SYSTEM.DEFAULT.SUB", {"TOPICSTR": "", "DEST": ""}),
+    (
+        "QMODEL",
+        "SYSTEM.DURABLE.MODEL.QUEUE",
+        {"DEFTYPE": "PERMDYN", "DEFPSIST": "YES", "DESCR": "Model for managed durable subscriptions"},
+    ),
+    ("QMODEL", "SYSTEM.NDURABLE.MODEL.QUEUE", {"DESCR": "Model for managed non-durable subscriptions"}),
 )
 
 # The object DEFINE takes unspecified attributes from (LIKE overrides it).
@@ -47,6 +59,8 @@ DEFAULT_OBJECTS: dict[str, str] = {
     "SDR": "SYSTEM.DEF.SENDER",
     "RCVR": "SYSTEM.DEF.RECEIVER",
     "SVRCONN": "SYSTEM.DEF.SVRCONN",
+    "TOPIC": "SYSTEM.DEFAULT.TOPIC",
+    "SUB": "SYSTEM.DEFAULT.SUB",
 }
 
 SETTABLE_VERBS = ("DEFINE", "ALTER")

@@ -1,4 +1,5 @@
-"""CLEAR QLOCAL: removes every message from a local queue."""
+"""CLEAR QLOCAL: removes every message from a local queue; CLEAR TOPICSTR removes a
+retained publication (pubsub.py)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,13 @@ from typing import Any
 from mqtool.response import Response
 from mqtool.state import messages as runs
 
-from . import RC_WRONG_TYPE, active_only, find_named, not_found, refuse, reply
+from . import RC_WRONG_TYPE, active_only, find_named, not_found, pubsub, refuse, reply
 
 
 @active_only
 def handle(ctx: Any, req: Any) -> Response:
+    if req.object.name == "TOPICSTR":
+        return pubsub.clear(ctx, req)
     name, tx, system = req.name, ctx.tx, ctx.system
     record = find_named(tx, system, "QLOCAL", name)
     if record is None:

@@ -1,4 +1,4 @@
-"""DEFINE: creates a queue, storage class, page set or channel. Attributes not given come
+"""DEFINE: creates a queue, storage class, page set, channel, topic object or subscription. Attributes not given come
 from LIKE(name), else from the system default object of the type (SYSTEM.DEFAULT.LOCAL.QUEUE
 ...); REPLACE replaces an existing definition of the same type."""
 
@@ -9,7 +9,7 @@ from typing import Any
 from mqtool.response import Response
 from mqtool.state import ObjectRecord
 
-from . import RC_EXISTS, RC_WRONG_TYPE, active_only, find_named, not_found, pagesets, refuse, reply
+from . import RC_EXISTS, RC_WRONG_TYPE, active_only, find_named, not_found, pagesets, pubsub, refuse, reply
 from .builtin import DEFAULT_OBJECTS, settable, table_defaults
 from .rules import check
 
@@ -49,5 +49,8 @@ def handle(ctx: Any, req: Any) -> Response:
         return problem
     created = existing.created if existing is not None else ctx.now
     status = existing.status if existing is not None else {}
-    tx.put_object(ObjectRecord(system.name, obj, name, attrs, status, created, ctx.now))
+    record = ObjectRecord(system.name, obj, name, attrs, status, created, ctx.now)
+    if obj in pubsub.OBJECTS:
+        return pubsub.define(ctx, req, record, existing)
+    tx.put_object(record)
     return reply(req)

@@ -17,6 +17,7 @@ from . import (
     find_named,
     not_found,
     pagesets,
+    pubsub,
     queue_depth,
     refuse,
     reply,
@@ -31,6 +32,8 @@ def handle(ctx: Any, req: Any) -> Response:
     obj = req.object.name
     if obj == "PSID":
         return pagesets.delete(ctx, req)
+    if obj == "SUB":
+        return pubsub.delete_sub(ctx, req)
     name, tx, system = req.name, ctx.tx, ctx.system
     record = find_named(tx, system, obj, name)
     if record is None:

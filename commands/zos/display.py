@@ -25,6 +25,7 @@ from . import (
     manager,
     object_spec,
     pagesets,
+    pubsub,
     queue_depth,
     raw,
     reply,
@@ -65,6 +66,12 @@ def handle(ctx: Any, req: Any) -> Response:
         return sysparms.display_system(ctx, req, manager(ctx.tx, ctx.system, ctx.now))
     if obj == "QMGR":
         return _qmgr(ctx, req)
+    if obj in ("TPSTATUS", "PUBSUB"):
+        return pubsub.display_status(ctx, req)
+    if obj == "SBSTATUS":
+        problem = pubsub.inhibited(ctx, req)
+        if problem is not None:
+            return problem
     if obj == "CHSTATUS" and not chinit_active(ctx.system, manager(ctx.tx, ctx.system, ctx.now)):
         # IBM: DISPLAY CHSTATUS needs the channel initiator.
         result = reply(req, FAILED)
@@ -73,12 +80,16 @@ def handle(ctx: Any, req: Any) -> Response:
     records = _matching(ctx, req)
     generic = req.name.endswith("*")
     selected = None if req.select_all or (not req.select and not generic) else set(req.select)
+    if obj == "SUB" and req.get("SUMMARY"):
+        selected = {"TOPICSTR"}
     saved = obj == "CHSTATUS" and bool(req.get("SAVED"))
     if obj == "CHSTATUS":
         # As z/OS: a default set of fields, what is named besides, or ALL; saved status
         # has its own few fields.
         selected = set(SAVED_FIELDS) if saved else None if req.select_all else {*CURRENT_FIELDS, *req.select}
     blocks = [(record, _attributes(ctx, obj, record, selected)) for record in records]
+    if obj == "SUB" and req.get("DISTYPE") == "DEFINED":
+        blocks = [(record, pubsub.as_defined(record, lines)) for record, lines in blocks]
     if req.has("WHERE"):
         test = where.parse(req, req.object, req.get("WHERE"))
         if isinstance(test, Response):
@@ -127,6 +138,8 @@ def _matching(ctx: Any, req: Any) -> list[ObjectRecord]:
         records = [r for r in records if ChannelStatus.load(r.status).saved]
     elif obj == "CHSTATUS":
         records = [r for r in records if str(r.status.get("state") or "") not in IDLE_STATES]
+    if obj in ("TOPIC", "SUB", "SBSTATUS"):
+        records = pubsub.filtered(ctx, req, records)
     return sorted(records, key=lambda r: (r.name, r.type))
 
 
@@ -171,6 +184,8 @@ def _computed(ctx: Any, obj: str, record: ObjectRecord) -> dict[str, Any]:
         values |= QMGR_FIXED
     if record.type in QUEUE_TYPES:
         values |= {"TYPE": record.type, "CRDATE": created[0], "CRTIME": created[1]}
+    if record.type in pubsub.OBJECTS:
+        values |= pubsub.computed(ctx, obj, record)
     if obj == "QSTATUS":
         values["TYPE"] = "QUEUE"
         values |= _queue_status(ctx, record)

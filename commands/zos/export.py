@@ -90,8 +90,9 @@ def lines(tx: Transaction, system: SystemRecord, all_attributes: bool = False) -
     default_objects = set(DEFAULT_OBJECTS.values())
     present = {
         (r.type, r.name): r
-        for type_ in (*QUEUE_TYPES, "CHANNEL", "STGCLASS", "PSID")
+        for type_ in (*QUEUE_TYPES, "CHANNEL", "STGCLASS", "PSID", "TOPIC", "SUB")
         for r in tx.objects(system.name, type_)
+        if not r.name.startswith("SYSTEM.MANAGED.")  # a managed subscription's queue: DEFINE SUB makes it
     }
     out: list[ExportLine] = []
     late: list[ExportLine] = []  # the system default objects
@@ -105,6 +106,9 @@ def lines(tx: Transaction, system: SystemRecord, all_attributes: bool = False) -
                 out.append(command(cpf, "DEFINE", record, changes, replace=record.type != "PSID"))
                 continue
             changes = _changes(record.type, record.attrs, {} if all_attributes else base)
+            # ALTER takes no keyword fixed at DEFINE (a topic's TOPICSTR, a subscription's SELECTOR).
+            spec = object_spec(record.type).keywords
+            changes = [c for c in changes if "ALTER" in spec[c.split("(", 1)[0]].verbs]
             if changes:
                 target = late if record.name in default_objects else out
                 target.append(command(cpf, "ALTER", record, changes))
@@ -130,6 +134,10 @@ def lines(tx: Transaction, system: SystemRecord, all_attributes: bool = False) -
     for type_ in QUEUE_ORDER:
         emit(of_type(type_))
     emit(of_type("CHANNEL"))
+    # Topic objects, then the subscriptions that name them and their queues.
+    deleted(("SUB", "TOPIC"))
+    emit(of_type("TOPIC"))
+    emit([r for r in of_type("SUB") if r.status.get("subtype", "ADMIN") == "ADMIN"])
     out += late
     # A storage class goes once no queue (default objects included) names it, a page set
     # once no storage class does.

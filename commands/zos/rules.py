@@ -54,6 +54,10 @@ def check(
         return streaming(req, world, name)
     if obj == "CHANNEL":
         return _channel(ctx, req, name, attrs)
+    if obj in ("TOPIC", "SUB"):
+        from .pubsub import check as pubsub_check
+
+        return pubsub_check(ctx, req, obj, name, attrs, before)
     if obj == "STGCLASS" and before is not None and attrs.get("PSID") != before.attrs.get("PSID"):
         for queue in class_users(ctx, name):
             depth = queue_depth(ctx.tx, ctx.system, queue.name)

@@ -80,7 +80,7 @@ ZTPF = Dialect(
 ZOS = Dialect(
     platform="zos",
     table_name="zos",
-    order=("PSID", "STGCLASS", "QMGR", "QLOCAL", "QMODEL", "QREMOTE", "QALIAS", "CHANNEL"),
+    order=("PSID", "STGCLASS", "QMGR", "QLOCAL", "QMODEL", "QREMOTE", "QALIAS", "CHANNEL", "TOPIC", "SUB"),
     queues=("QLOCAL", "QMODEL", "QALIAS", "QREMOTE"),
     references={
         "QMGR": (("DEADQ", "QUEUE"), ("DEFXMITQ", "QUEUE")),
@@ -90,6 +90,8 @@ ZOS = Dialect(
         "QREMOTE": (("XMITQ", "QUEUE"),),
         "CHANNEL": (("XMITQ", "QUEUE"),),
         "STGCLASS": (("PSID", "PSID"),),
+        "TOPIC": (("MDURMDL", "QUEUE"), ("MNDURMDL", "QUEUE")),
+        "SUB": (("DEST", "QUEUE"), ("TOPICOBJ", "TOPIC")),
     },
     local="QLOCAL",
 )

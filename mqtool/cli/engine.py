@@ -138,9 +138,38 @@ def _id_option(name: str, text: str | None) -> bytes | None:
         fail(f"{name}: {exc}")
 
 
+def _check_topic_option(topic: str) -> None:
+    """--topic: a topic string that can be published on (no wildcard level, no control
+    character, at most 10240 characters)."""
+    from mqtool.engine.core.topics import TopicError, check_topic
+
+    try:
+        check_topic(topic, publishing=True)
+    except TopicError as error:
+        fail(f"--topic {topic!r}: {error}")
+
+
+def _topic_limit(tx: Any, system: Any, largest: int | None) -> int:
+    """The largest publication the queue manager takes (its MAXMSGL); NoPubSub on z/TPF."""
+    from mqtool.engine.core.reasons import MSG_TOO_BIG_FOR_Q_MGR, UNKNOWN_OBJECT_NAME, MQError
+    from mqtool.engine.platforms import NoPubSub, model
+
+    chosen = model(system.platform)
+    if not chosen.pubsub:
+        detail = f"{system.name} is a z/TPF system: z/TPF MQ has no publish/subscribe (no topics)"
+        raise NoPubSub(UNKNOWN_OBJECT_NAME, detail)
+    qmgr = chosen.queue_manager(tx, system)
+    limit = int(qmgr.attrs.get("MAXMSGL", 4194304)) if qmgr is not None else 4194304
+    if largest is not None and largest > limit:
+        raise MQError(MSG_TOO_BIG_FOR_Q_MGR, f"{largest} bytes is more than the queue manager's MAXMSGL {limit}")
+    return limit
+
+
 @click.command(context_settings=CONTEXT)
-@click.argument("queue")
+@click.argument("queue", required=False)
 @_system_option
+@click.option("--topic", metavar="STRING", help="Publish on this topic string instead (z/OS): a copy per subscriber.")
+@click.option("--retain", is_flag=True, help="With --topic: keep it as the topic's retained publication.")
 @click.option("--file", "files", multiple=True, metavar="PATH", help="A file as one message (repeatable; - is stdin).")
 @click.option("--data", multiple=True, metavar="TEXT", help="Text as one message (repeatable).")
 @click.option("--whole", is_flag=True, help="Standard input as one message (default: one message per line).")
@@ -160,8 +189,10 @@ def _id_option(name: str, text: str | None) -> bytes | None:
 @click.pass_obj
 def put(
     app: App,
-    queue: str,
+    queue: str | None,
     system_name: str | None,
+    topic: str | None,
+    retain: bool,
     files: tuple[str, ...],
     data: tuple[str, ...],
     whole: bool,
@@ -189,6 +220,12 @@ def put(
     Exit status: 0 every message put, 1 the queue manager refused one (MQRC reason;
     those before it stay put), 2 a bad option or unreadable input, 130 interrupted.
 
+    With --topic STRING (instead of QUEUE) each message is published on a z/OS queue
+    manager: one copy goes to the destination queue of every matching subscription, all
+    in one unit of work with the publication (every subscriber has it or none has);
+    MQT0104I says how many copies. --retain keeps it as the topic string's retained
+    publication, which a subscription defined later receives. z/TPF MQ has no topics.
+
     The examples work in a new store when run in the order given.
 
     \b
@@ -198,16 +235,33 @@ def put(
       mqtool put TPFQ --pattern xml --size 32KB --count 1000 --non-persistent -q
       echo '<order id="42"/>' > order.xml && mqtool put TPFQ --file order.xml --persistent --priority 5
       seq 1 10 | mqtool put TPFQ -q
+      mqtool cmd '-CSQ1 DEFINE QLOCAL(SCORES)' "-CSQ1 DEFINE SUB(ALL.SCORES) TOPICSTR('Sports/#') DEST(SCORES)"
+      mqtool --system CSQ1 put --topic Sports/Football --data '2-1' --retain
     """
     from mqtool.engine.core.message import PutOptions, PutResult, check_length, format_id
     from mqtool.engine.core.reasons import MQError
     from mqtool.engine.core.resolve import resolve
     from mqtool.engine.core.streams import put_stream
-    from mqtool.engine.platforms import model, open_queue
+    from mqtool.engine.platforms import NoPubSub, model, open_queue, open_topic
     from mqtool.state import StoreError
-    from mqtool.workload import INTERRUPTED, STORE_FAILED, PayloadSpec, PutTally, WorkloadError, plural, route
+    from mqtool.workload import (
+        INTERRUPTED,
+        STORE_FAILED,
+        PayloadSpec,
+        PutTally,
+        WorkloadError,
+        plural,
+        publication_fields,
+        route,
+    )
 
-    queue = queue.upper()
+    if (queue is None) == (topic is None):
+        fail("give a QUEUE or --topic STRING (one of them)")
+    if retain and topic is None:
+        fail("--retain applies to --topic only")
+    if topic is not None:
+        _check_topic_option(topic)
+    queue = queue.upper() if queue is not None else f"topic '{topic}'"
     stdin = not files and not data and pattern is None and size is None
     if whole and not stdin:
         fail("--whole applies to standard input only")
@@ -242,10 +296,15 @@ def put(
     # The lengths are checked against MAXMSGL before a payload is generated or read.
     try:
         with session.store.transaction(write=False) as tx:
-            resolved = resolve(tx, system.name, queue, model(system.platform))
-        limit = min(resolved.maxmsgl, resolved.qmgr_maxmsgl)
-        if largest is not None and not resolved.put_error:
-            check_length(resolved, largest)
+            if topic is not None:
+                limit = _topic_limit(tx, system, largest)
+            else:
+                resolved = resolve(tx, system.name, queue, model(system.platform))
+                limit = min(resolved.maxmsgl, resolved.qmgr_maxmsgl)
+                if largest is not None and not resolved.put_error:
+                    check_length(resolved, largest)
+    except NoPubSub as error:
+        fail(error.detail)
     except MQError as error:
         _refused("Put to", queue, system, error)
         sys.exit(EXIT_REFUSED)
@@ -257,8 +316,13 @@ def put(
     else:
         source = spec.payloads()
         total = spec.total()
-    handle = open_queue(session.store, session.clock, system.name, queue, system.platform)
+    handle: Any
+    if topic is not None:
+        handle = open_topic(session.store, session.clock, system.name, topic, system.platform, retain)
+    else:
+        handle = open_queue(session.store, session.clock, system.name, queue, system.platform)
     tally = PutTally()
+    copies = [0]
     out = _stdout()
     progress = None
     if total is not None and total >= PROGRESS_FROM and not quiet and out.isatty():
@@ -289,6 +353,8 @@ def put(
             out.write("".join(lines))
             out.flush()
         tally.add(results)
+        if topic is not None:
+            copies[0] += sum(result.units for result in results)
 
     def stopped(ending: str) -> None:
         """MQT0152W: what was committed before the put stopped."""
@@ -315,6 +381,8 @@ def put(
             progress.stop()
     if tally.count or result.error is None:
         click.echo(_line("MQT0101I", **tally.fields(queue, route(handle))))
+        if topic is not None:
+            click.echo(_line("MQT0104I", **publication_fields(topic, tally.count, copies[0], retain)))
     if result.error is not None:
         backed = " (unit of work backed out)" if syncpoint else ""
         _refused("Put to", queue, system, result.error, backed)

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 
 from mqtool.engine.core.handle import QueueHandle
 from mqtool.engine.core.model import StorageModel, model_for
-from mqtool.engine.core.reasons import Q_MGR_NOT_AVAILABLE, MQError
+from mqtool.engine.core.pubsub import TopicHandle
+from mqtool.engine.core.reasons import Q_MGR_NOT_AVAILABLE, UNKNOWN_OBJECT_NAME, MQError
 
 if TYPE_CHECKING:
     from mqtool.clock import Clock
@@ -40,6 +41,21 @@ def model(platform: str) -> StorageModel:
     """The storage model of a platform."""
     load()
     return model_for(platform)
+
+
+class NoPubSub(MQError):
+    """A topic opened on a platform without publish/subscribe (z/TPF MQ)."""
+
+
+def open_topic(store: Store, clock: Clock, system: str, topic: str, platform: str, retain: bool = False) -> TopicHandle:
+    """A handle on topic string `topic` of `system` for publishing (not yet opened). NoPubSub
+    (MQRC 2085) when the system's platform has no publish/subscribe."""
+    chosen = model(platform)
+    if not chosen.pubsub:
+        raise NoPubSub(
+            UNKNOWN_OBJECT_NAME, f"{system} is a {platform} system: z/TPF MQ has no publish/subscribe (no topics)"
+        )
+    return TopicHandle(store, clock, system, topic, chosen, retain)
 
 
 def open_queue(store: Store, clock: Clock, system: str, queue: str, platform: str | None = None) -> QueueHandle:

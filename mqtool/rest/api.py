@@ -54,6 +54,7 @@ ACTIONS: dict[str, str] = {
     "MQT0363E": "Resubmit the request with one of the allowed methods.",
     "MQT0364E": "Resubmit the request with the name of a queue of the queue manager.",
     "MQT0365E": "Resubmit the request with a smaller body.",
+    "MQT0366E": "Resubmit the request to a z/OS queue manager: this one has no publish/subscribe.",
 }
 _PLAIN_NAME = re.compile(r"[A-Z0-9./_%*]+")
 _HEX_ID = re.compile(r"[0-9A-Fa-f]{48}")

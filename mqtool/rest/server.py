@@ -25,6 +25,7 @@ import h11
 from mqtool.clock import Clock
 from mqtool.engine.http.server import HttpServer, _Connection, _header, _request_segments
 from mqtool.engine.http.stats import HttpStats
+from mqtool.rest.publish import publish, topic_route
 from mqtool.state.store import DB_NAME
 
 from .api import CSRF_HEADER, MAX_WAIT_MS, Got, Reply, RestApi, RestError, error_reply
@@ -258,6 +259,10 @@ class RestConnection(_Connection):
             reply = await rest.call(rest.api.mqsc, names[0], self.body, not user.has(*ADMIN_ROLES))
             rest.answers.put(key, reply, version)
             return reply
+        if kind == "topic":
+            if not user.has("MQWebUser"):
+                raise RestError(403, "MQWB0103E", action="publish to", target=names[1])
+            return await rest.call(publish, rest.api, names[0], names[1], version, headers, self.body)
         qmgr, queue = names
         if not user.has("MQWebUser"):
             action = {"POST": "put to", "DELETE": "get from", "GET": "browse from"}[method]
@@ -298,6 +303,9 @@ def _route(route: list[str]) -> tuple[tuple[str, ...], str, list[str]]:
         return ("POST",), "mqsc", [route[3]]
     if len(route) == 6 and route[:2] == ["messaging", "qmgr"] and route[3] == "queue" and route[5] == "message":
         return ("POST", "DELETE", "GET"), "message", [route[2], route[4]]
+    topic = topic_route(route)  # publish on a topic string (rest/publish.py)
+    if topic is not None:
+        return ("POST",), "topic", list(topic)
     raise RestError(404, "MQWB0116E")
 
 

@@ -108,6 +108,7 @@ class StorageModel:
     remote_type: ClassVar[str] = ""
     alias_target: ClassVar[str] = ""  # the alias keyword naming its target queue
     msgid_prefix: ClassVar[bytes] = b""  # first 4 bytes of the message ids it makes
+    pubsub: ClassVar[bool] = False  # the platform's queue managers publish and subscribe (core/pubsub.py)
 
     @property
     def queue_types(self) -> tuple[str, ...]:

@@ -72,6 +72,7 @@ def _pages_or_2195(record: ObjectRecord) -> int:
 
 class ZosModel(StorageModel):
     platform = "zos"
+    pubsub = True
     local_type = "QLOCAL"
     alias_type = "QALIAS"
     remote_type = "QREMOTE"
