@@ -114,7 +114,7 @@ CATALOGUE: dict[str, Entry] = {
     # the MQ REST API stand-in (mqtool rest, mqtool serve): its console lines, then the ids of the
     # error JSON it answers with: IBM mqweb's MQWB ids where IBM documents one, else mqtool's own.
     "MQT0350I": Entry(
-        "REST API listening on http://{address}/ibmmq/rest/v2 ({users})",
+        "REST API listening on {scheme}://{address}/ibmmq/rest/v2 ({users})",
         "mqtool serve (or the shell) opened the REST listener that mqtool rest init configured.",
     ),
     "MQT0351E": Entry(
@@ -124,6 +124,24 @@ CATALOGUE: dict[str, Entry] = {
     "MQT0352E": Entry(
         "REST API configuration {path} cannot be used: {reason}",
         "rest.yaml is damaged or was edited wrongly; nothing listens until it is fixed (mqtool rest init --force).",
+    ),
+    # trust-rest: https, failed logins and their throttling (console lines of the REST listener)
+    "MQT0353E": Entry(
+        "REST API cannot serve https: {reason}; the listener is not opened until the files or rest.yaml change",
+        "The certificate or key that rest.yaml names for https could not be loaded when the listener started "
+        "(missing, unreadable, not PEM, an encrypted key, a key that does not match the certificate); the rest "
+        "of mqtool serve goes on.",
+    ),
+    "MQT0354W": Entry(
+        "REST API login failed for user {user} from {address} ({count} in a row from that address)",
+        "A request's credentials matched no user of rest.yaml (an unknown user or a wrong password). Reported "
+        "for the first failure of a run from an address and then at 2, 4, 8 ... failures in a row.",
+    ),
+    "MQT0355W": Entry(
+        "REST API slows logins from {address}: {count} failures in a row; each further attempt from it waits "
+        "{delay}s, doubling up to {cap}s, until one succeeds",
+        "Repeated failed logins from one client address: its further attempts are answered only after a delay "
+        "(mqtool-rest(7), THROTTLING); other addresses are not delayed.",
     ),
     "MQT0360E": Entry(
         "The request body is not valid JSON: {problem}",
@@ -149,6 +167,18 @@ CATALOGUE: dict[str, Entry] = {
     "MQT0365E": Entry(
         "The request body is larger than {limit} bytes",
         "A body over the listener's maxbody (rest.yaml) was refused before it was read whole.",
+    ),
+    # trust-rest: one value per runCommandJSON parameter, and command authority
+    "MQT0366E": Entry(
+        "The value of parameter {keyword} {problem}",
+        "A runCommandJSON parameter value that cannot be one value of its keyword (an object, an array for a "
+        "keyword that takes one value, a control character, more characters than the keyword takes). "
+        "Nothing was run.",
+    ),
+    "MQT0367E": Entry(
+        "{command} NOT AUTHORIZED FOR REST API USER {user} - NO COMMAND AUTHORITY (MQRC 2035)",
+        "A MQWebUser sent a z/TPF command that changes something and `mqtool rest init --grant` did not grant "
+        "it that verb; nothing was run (completionCode 2, reasonCode 2035).",
     ),
     "CSQN205I": Entry(
         "  COUNT={count:>8}, RETURN={code}, REASON={reason}",
@@ -215,7 +245,7 @@ CATALOGUE: dict[str, Entry] = {
         "{per_message} I/Os per message put",
         "The sweeps that happened while a .put with every= ran (the sweeper's interval and I/O cost).",
     ),
-    "MQT0366E": Entry(
+    "MQT0368E": Entry(
         "Queue manager {qmgr} has no publish/subscribe: {detail}",
         "A REST topic publish to a z/TPF queue manager (z/TPF MQ has no topics); nothing was published.",
     ),
@@ -731,6 +761,11 @@ CATALOGUE: dict[str, Entry] = {
     ),
     "CSQ9002E": Entry("Unbalanced parentheses following '{keyword}'", "A value's parentheses do not match."),
     "CSQ9003E": Entry("'{keyword}' parameter contains unbalanced apostrophes", "A quoted value is not closed."),
+    "CSQ9016E": Entry(
+        "' {verb}' command request not authorized",
+        "The user is not authorized to issue the command (the REST API: a MQWebUser without a grant of this "
+        "verb, mqtool rest init --grant); nothing was run. MQRC 2035.",
+    ),
     "CSQ9022I": Entry(
         "' {verb_words}' NORMAL COMPLETION", "The last line of a z/OS command that completed (full verb and object)."
     ),

@@ -13,7 +13,7 @@ from typing import Any
 
 from mqtool import tables
 from mqtool.clock import Clock, parse_offset
-from mqtool.parse.command import LexError
+from mqtool.parse.command import Command, LexError
 from mqtool.render import render
 from mqtool.response import FAILED, OK, SYNTAX, Response
 from mqtool.state import Store, SystemRecord, Transaction
@@ -204,13 +204,34 @@ class Session:
             return self._finish(response, target)
         if platform == "zos":
             self.last_zos = target.name
-        table = tables.load(dialect)
         try:
             command = package.lex(text)
         except LexError as error:
             return self._finish(package.lex_error(error, text), target)
         if cpf:
             command.cpf = target.attrs.get("cpf")
+        return self._run(dialect, package, command, target, check_only)
+
+    def execute_command(self, command: Command) -> Outcome:
+        """Runs a command that was built, not typed (the REST API's runCommandJSON builds
+        it from a JSON document), on the current system, as one transaction: nothing of
+        it is lexed, so no value it holds is ever read as command syntax."""
+        self.tick()
+        systems = self.systems()
+        target = self.current_system(systems)
+        package = _module(f"mqtool.commands.{command.dialect}")
+        platform = "zos" if command.dialect == "zos" else "ztpf"
+        if target is None or target.platform != platform:
+            return self._finish(package.wrong_system(target, systems, command.text), target)
+        if platform == "zos":
+            self.last_zos = target.name
+        return self._run(command.dialect, package, command, target, check_only=False)
+
+    def _run(
+        self, dialect: str, package: ModuleType, command: Command, target: SystemRecord, check_only: bool
+    ) -> Outcome:
+        """Validates a lexed (or built) command against its table and runs its handler."""
+        table = tables.load(dialect)
         checked = validate(table, command)
         if not isinstance(checked, Request):
             response = package.validation_error(checked, command, table)
@@ -232,6 +253,11 @@ class Session:
             if not response.ok:
                 tx.fail()
         # Printed only now: the transaction has committed (or rolled back on failure).
+        return self._finish(response, system)
+
+    def outcome(self, response: Response, system: SystemRecord | None) -> Outcome:
+        """A response made outside a handler (the REST API's answer to a command its user
+        may not issue), rendered as the responses of handlers are."""
         return self._finish(response, system)
 
     def _finish(self, response: Response, system: SystemRecord | None) -> Outcome:

@@ -167,3 +167,24 @@ def test_calls_pass_the_fields_their_template_needs() -> None:
         if needed - use.passed:
             problems.append(f"{use.where}: {use.msg_id} needs {sorted(needed - use.passed)}")
     assert not problems, "\n".join(problems)
+
+
+def test_no_message_id_is_written_twice() -> None:
+    """A dict literal keeps the last of two equal keys silently: two features that took
+    the same new id would lose one meaning without this check."""
+    import ast
+    import inspect
+
+    from mqtool import messages
+
+    tree = ast.parse(inspect.getsource(messages))
+    seen: dict[str, int] = {}
+    twice = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Dict):
+            for key in node.keys:
+                if isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value[:3].isalpha():
+                    if key.value in seen:
+                        twice.append(f"{key.value} (lines {seen[key.value]} and {key.lineno})")
+                    seen.setdefault(key.value, key.lineno)
+    assert not twice, "message ids written twice: " + ", ".join(twice)

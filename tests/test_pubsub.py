@@ -207,7 +207,7 @@ def test_rest_publish_on_a_topic(state_dir: Path) -> None:
         assert status == 405
         status, _, body = client.request("POST", f"{V2}/messaging/qmgr/TPFQM/topic/a/message", b"x", user=APP,
                                          headers=headers)  # fmt: skip
-        assert status == 404 and b"MQT0366E" in body
+        assert status == 404 and b"MQT0368E" in body
         status, _, body = client.request("POST", f"{V2}/messaging/qmgr/CSQ1/topic/%23/message", b"x", user=APP,
                                          headers=headers)  # fmt: skip
         assert status == 400

@@ -17,7 +17,6 @@ from typing import Any
 import pytest
 
 from mqtool.clock import Clock
-from mqtool.rest.api import _displays_only, mqsc_line
 from mqtool.rest.config import RestConfig, RestUser, check_password, hash_password, load, write
 from mqtool.rest.service import RestService
 from tests.conftest import FROZEN
@@ -377,8 +376,11 @@ def test_roles_decide_what_a_user_may_do(client: Client) -> None:
     for user in (ADMIN, READER):
         status, document = client.json("POST", message_url("SYSTEM.DEFAULT.LOCAL.QUEUE"), "x", user=user)
         assert status == 403 and error(document)["msgId"] == "MQWB0103E"
-    # MQWebUser may administer too (the queue manager's own authority, which mqtool does not check).
-    assert client.mqsc({"type": "runCommand", "parameters": {"command": "DEFINE QLOCAL(APP.Q)"}}, user=APP)
+    # MQWebUser: displays, and other commands only with a grant (tests/test_rest_authority.py).
+    shown = client.mqsc({"type": "runCommand", "parameters": {"command": "DISPLAY QMGR"}}, user=APP)
+    assert shown["overallCompletionCode"] == 0
+    refused = client.mqsc({"type": "runCommand", "parameters": {"command": "DEFINE QLOCAL(APP.Q)"}}, user=APP)
+    assert (refused["overallCompletionCode"], refused["commandResponse"][0]["reasonCode"]) == (2, 2035)
 
 
 def test_unknown_queue_manager_queue_and_uri_get_404(client: Client) -> None:
@@ -423,8 +425,8 @@ def test_unknown_queue_manager_queue_and_uri_get_404(client: Client) -> None:
         (
             b'{"type": "runCommandJSON", "command": "define", "qualifier": "qlocal", "name": "B", '
             b'"parameters": {"descr": {"x": 1}}}',
-            "MQT0362E",
-            "is not a string, number or array",
+            "MQT0366E",
+            "DESCR holds an object where one value is wanted",
         ),
         (b"[" * 100000, "MQT0360E", "not valid JSON"),
         (
@@ -599,29 +601,53 @@ def test_a_port_in_use_is_reported_and_tried_again(state_dir: Path) -> None:
             service.stop()
 
 
-def test_mqsc_line_quotes_text_and_keeps_keywords() -> None:
-    line, where = mqsc_line(
+def test_a_document_becomes_the_parsed_command_one_value_per_parameter() -> None:
+    from mqtool.parse.command import Param
+    from mqtool.rest.build import build
+
+    built = build(
         {
             "command": "define",
             "qualifier": "qlocal",
             "name": "lower.q",
             "parameters": {"descr": "It's mine", "defpsist": "yes", "replace": "no", "maxdepth": 5, "usage": "xmitq"},
-        }
+        },
+        "zos",
     )
-    assert line == "DEFINE QLOCAL('lower.q') DESCR('It''s mine') DEFPSIST(yes) NOREPLACE MAXDEPTH(5) USAGE(xmitq)"
-    assert where is None
+    command = built.command
+    assert (command.dialect, command.verb, command.object, command.name) == ("zos", "DEFINE", "QLOCAL", "lower.q")
+    assert command.params == [
+        Param("DESCR", "It's mine", True),
+        Param("DEFPSIST", "yes", True),
+        Param("NOREPLACE", None),
+        Param("MAXDEPTH", "5", True),
+        Param("USAGE", "xmitq", True),
+    ]
+    assert (
+        command.text
+        == "DEFINE QLOCAL('lower.q') DESCR('It''s mine') DEFPSIST('yes') NOREPLACE MAXDEPTH(5) USAGE('xmitq')"
+    )
+    tpf = build(
+        {"command": "define", "qualifier": "ql", "name": "Q", "parameters": {"maxdepth": "5 USAGE-XMITQ"}}, "ztpf"
+    )
+    assert tpf.dialect == "ztpf_mq" and tpf.command.params == [Param("MAXDEPTH", "5 USAGE-XMITQ", True)]
+    assert tpf.command.text == "ZMQSC DEFINE QL-Q MAXDEPTH-'5 USAGE-XMITQ'"
 
 
-def test_displays_only_reads_the_verb_through_abbreviations_and_prefixes() -> None:
+def test_the_verb_of_a_line_through_abbreviations_and_prefixes() -> None:
+    from dataclasses import astuple
+
+    from mqtool.rest.authority import verb_of_line as verb
     from mqtool.state import SystemRecord
 
     systems = [SystemRecord("CSQ1", "zos", {"cpf": "-CSQ1"})]
-    assert _displays_only("DIS QL(*)", systems)
-    assert _displays_only("-CSQ1DISPLAY QMGR", systems)
-    assert _displays_only("ZMQSC DISPLAY QMGR", systems)
-    assert not _displays_only("-CSQ1 DEFINE QL(X)", systems)
-    assert not _displays_only("ZHTPS STATS RESET", systems)
-    assert not _displays_only("HELLO", systems)
+    assert astuple(verb("DIS QL(*)", systems))[:4] == ("zos", "DISPLAY", False, "QL")
+    assert astuple(verb("-CSQ1DISPLAY QMGR", systems))[1:3] == ("DISPLAY", False)
+    assert astuple(verb("ZMQSC DISPLAY QMGR", systems))[:3] == ("ztpf_mq", "DISPLAY", False)
+    assert astuple(verb("-CSQ1 DEFINE QL(X)", systems))[:4] == ("zos", "DEFINE", True, "QL")
+    assert astuple(verb("ZHTPS STATS S-HTTP81PORT RESET", systems))[:3] == ("ztpf_http", "STATS", True)
+    assert astuple(verb("PING CHANNEL(X)", systems))[1:3] == ("PING", True)  # recognised, not implemented
+    assert astuple(verb("HELLO", systems))[1:3] == (None, True)
 
 
 def test_a_repeated_display_follows_every_change_of_the_store(client: Client, state_dir: Path) -> None:

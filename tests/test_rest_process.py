@@ -37,10 +37,12 @@ class Served:
     state_dir: Path
     port: int
     process: subprocess.Popen[bytes]
+    scheme: str = "http"
+    ca: Path | None = None  # the CA file of an https listener
 
     @property
     def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}/ibmmq/rest/v2"
+        return f"{self.scheme}://127.0.0.1:{self.port}/ibmmq/rest/v2"
 
 
 def _mqtool(state_dir: Path, *args: str, input: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -53,8 +55,8 @@ def _mqtool(state_dir: Path, *args: str, input: str | None = None) -> subprocess
     )
 
 
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[Served]:
+def _serve(tmp_path: Path, *tls: str, ca: Path | None = None) -> Iterator[Served]:
+    """`mqtool rest init` (with `tls` options: https), then `mqtool serve` in its own process."""
     state_dir = tmp_path / "state"
     written = _mqtool(
         state_dir,
@@ -66,6 +68,9 @@ def served(tmp_path: Path) -> Iterator[Served]:
         "admin:MQWebAdmin",
         "--user",
         "app:MQWebUser",
+        "--grant",
+        "app",
+        *tls,
         input="".join(f"{password}\n" for password in PASSWORDS.values()),
     )
     assert written.returncode == 0, written.stderr
@@ -76,7 +81,7 @@ def served(tmp_path: Path) -> Iterator[Served]:
     )
     try:
         port = _wait_for_listener(state_dir, process)
-        yield Served(state_dir, port, process)
+        yield Served(state_dir, port, process, "https" if tls else "http", ca)
     finally:
         process.send_signal(signal.SIGTERM)
         try:
@@ -84,6 +89,25 @@ def served(tmp_path: Path) -> Iterator[Served]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.communicate()
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[Served]:
+    yield from _serve(tmp_path)
+
+
+@pytest.fixture
+def served_https(tmp_path: Path) -> Iterator[Served]:
+    """An https listener whose certificate a CA made here (trustme) signed."""
+    import trustme
+
+    ca = trustme.CA()
+    server = ca.issue_cert("127.0.0.1", "localhost")
+    cert, key, ca_file = tmp_path / "server.pem", tmp_path / "server.key", tmp_path / "ca.pem"
+    cert.write_bytes(b"".join(blob.bytes() for blob in server.cert_chain_pems))
+    server.private_key_pem.write_to_path(str(key))
+    ca.cert_pem.write_to_path(str(ca_file))
+    yield from _serve(tmp_path, "--tls-cert", str(cert), "--tls-key", str(key), ca=ca_file)
 
 
 def _wait_for_listener(state_dir: Path, process: subprocess.Popen[bytes]) -> int:
@@ -240,3 +264,43 @@ def test_pymqrest_with_put_and_get_over_the_messaging_api(served: Served, pymqre
         assert got.headers["ibm-mq-md-persistence"] == "persistent"
     (queue,) = session.display_queue("PY.MSGS", response_parameters=["current_queue_depth"])
     assert queue["current_queue_depth"] == 1
+
+
+def test_pymqrest_over_https_with_its_defaults_and_a_ca_file(
+    served_https: Served, pymqrest: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pymqrest verifies certificates by default (verify_tls=True, through requests):
+    given the CA file as requests takes one, it works over https unchanged; without it,
+    it refuses the server."""
+    session = pymqrest.MQRESTSession(
+        served_https.base, "CSQ1", credentials=pymqrest.BasicAuth("admin", PASSWORDS["admin"])
+    )
+    with pytest.raises(pymqrest.MQRESTTransportError):
+        session.display_qmgr()
+    monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(served_https.ca))
+    session = pymqrest.MQRESTSession(
+        served_https.base, "CSQ1", credentials=pymqrest.BasicAuth("admin", PASSWORDS["admin"])
+    )
+    assert session.display_qmgr()["queue_manager_name"] == "CSQ1"
+    session.define_qlocal("TLS.Q", request_parameters={"max_queue_depth": 7})
+    (queue,) = session.display_queue("TLS.Q", response_parameters=["max_queue_depth"])
+    assert queue["max_queue_depth"] == 7
+    app = pymqrest.MQRESTSession(served_https.base, "CSQ1", credentials=pymqrest.BasicAuth("app", PASSWORDS["app"]))
+    app.delete_qlocal("TLS.Q")  # app's grant covers every command
+
+
+def test_curl_over_https_and_failed_logins_on_the_console(served_https: Served, curl: str) -> None:
+    url = f"{served_https.base}/admin/qmgr"
+    assert served_https.ca is not None
+    status, _, body = _curl(curl, "--cacert", str(served_https.ca), "-u", f"admin:{PASSWORDS['admin']}", url)
+    assert status == 200 and json.loads(body)["qmgr"][0]["name"] == "CSQ1"
+    for _ in range(6):
+        status, _, _ = _curl(curl, "--cacert", str(served_https.ca), "-u", "admin:guess", url)
+        assert status == 401
+    lines = _mqtool(served_https.state_dir, "console").stdout
+    assert "MQT0354W -CSQ1 REST API login failed for user admin from 127.0.0.1 (1 in a row" in lines
+    assert "MQT0355W -CSQ1 REST API slows logins from 127.0.0.1: 5 failures in a row" in lines
+    plain = subprocess.run([curl, "-sS", url.replace("https:", "http:")], capture_output=True, timeout=120)
+    assert plain.returncode == 52 and plain.stdout == b""  # an empty reply: nothing harmful
+    shown = _mqtool(served_https.state_dir, "rest", "show").stdout
+    assert f"MQT0350I REST API listening on https://127.0.0.1:{served_https.port}/ibmmq/rest/v2" in shown

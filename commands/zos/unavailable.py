@@ -30,6 +30,12 @@ def _verb(word: str, tbl: Table) -> str | None:
     return upper if upper in commands else None
 
 
+def ibm_verb(word: str) -> str | None:
+    """The IBM MQ for z/OS verb a word names (DEF: DEFINE, PING: PING), whether mqtool
+    implements it or only recognises it; None for a word that is no verb."""
+    return _verb(word, table())
+
+
 def recognised(word: str) -> bool:
     """Whether a line's first word is an IBM MQ for z/OS verb mqtool only recognises."""
     tbl = table()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import click
 
@@ -48,6 +49,31 @@ def _users(specs: tuple[str, ...]) -> dict[str, list[str]]:
     return users
 
 
+def _grants(specs: tuple[str, ...], users: dict[str, list[str]]) -> dict[str, tuple[str, ...]]:
+    """NAME[:VERB[,VERB]] options as name -> granted verbs (ALL: every one)."""
+    from mqtool.rest.config import ALL_COMMANDS, grants
+
+    found: dict[str, tuple[str, ...]] = {}
+    for spec in specs:
+        name, colon, verbs = spec.partition(":")
+        if name not in users:
+            fail(f"--grant {spec}: {name!r} is not a --user of this command")
+        if "MQWebUser" not in users[name]:
+            fail(
+                f"--grant {spec}: grants are for MQWebUser users (MQWebAdmin may run every command, "
+                "MQWebAdminRO displays only)"
+            )
+        if colon and not verbs.strip():
+            fail(f"--grant {spec}: give NAME, or NAME:VERB[,VERB] (DEFINE, ALTER, DELETE ...)")
+        try:
+            chosen = grants(verbs.split(",") if colon else [ALL_COMMANDS], name)
+        except ValueError as exc:
+            fail(f"--grant {spec}: {exc}")
+        merged = tuple(dict.fromkeys((*found.get(name, ()), *chosen)))
+        found[name] = (ALL_COMMANDS,) if ALL_COMMANDS in merged else merged
+    return found
+
+
 def _password(name: str) -> str:
     """A user's password: asked twice (hidden) on a terminal, else one line of
     standard input per user, in the order of the --user options."""
@@ -73,6 +99,26 @@ def _password(name: str) -> str:
     metavar="NAME:ROLE",
     help="A user and its mqweb role(s), comma-separated: MQWebAdmin, MQWebAdminRO, MQWebUser (repeatable).",
 )
+@click.option(
+    "--grant",
+    "grant_specs",
+    multiple=True,
+    metavar="NAME[:VERB,...]",
+    help="Let a MQWebUser run commands that change something: every verb, or those named "
+    "(DEFINE, ALTER, DELETE, START, STOP ...); without a grant it may DISPLAY only (repeatable).",
+)
+@click.option(
+    "--tls-cert",
+    type=click.Path(path_type=Path),
+    metavar="FILE",
+    help="PEM certificate (chain) to answer https with; needs --tls-key. Without both: plain http.",
+)
+@click.option(
+    "--tls-key",
+    type=click.Path(path_type=Path),
+    metavar="FILE",
+    help="PEM private key (unencrypted) of --tls-cert.",
+)
 @click.option("--maxconn", type=click.IntRange(1, 65535), default=100, show_default=True, help="Connections at once.")
 @click.option(
     "--timeout", type=click.FloatRange(0.001, 86400), default=30.0, show_default=True, help="Seconds per request."
@@ -91,23 +137,32 @@ def init(
     port: int,
     host: str,
     user_specs: tuple[str, ...],
+    grant_specs: tuple[str, ...],
+    tls_cert: Path | None,
+    tls_key: Path | None,
     maxconn: int,
     timeout: float,
     maxbody: int,
     force: bool,
 ) -> None:
-    """Write STATE/rest.yaml: the REST listener's address, bounds and users. Each
-    user's password is asked on a terminal (twice, hidden) or read from standard input,
-    one line per user in the order of the --user options; only its scrypt hash is
-    stored, and the file is readable by its owner only. A running `mqtool serve`
+    """Write STATE/rest.yaml: the REST listener's address, bounds, users and, with
+    --tls-cert and --tls-key, the certificate it answers https with (checked now: each
+    file readable, PEM, the key unencrypted and matching the certificate). Each user's
+    password is asked on a terminal (twice, hidden) or read from standard input, one
+    line per user in the order of the --user options; only its scrypt hash is stored,
+    and the file is readable by its owner only. A MQWebUser may DISPLAY; --grant lets it
+    run other commands too (mqtool-rest(7), AUTHORITY). A running `mqtool serve`
     (re)opens the listener at its next poll.
 
     \b
     Examples:
       mqtool rest init --port 9443 --user admin:MQWebAdmin,MQWebUser
       printf 'secret\\nreader\\n' | mqtool rest init --port 0 --user app:MQWebUser --user ro:MQWebAdminRO
+      mqtool rest init --port 9443 --user admin:MQWebAdmin --user app:MQWebUser --grant app:DEFINE,ALTER \\
+        --tls-cert server.pem --tls-key server.key
     """
     from mqtool.rest.config import RestConfig, RestUser, config_path, hash_password, host_address, write
+    from mqtool.rest.tls import TlsError, check_files
 
     try:
         host = host_address(host)
@@ -116,18 +171,34 @@ def init(
     users = _users(user_specs)
     if not users:
         fail("give at least one --user NAME:ROLE (nobody could use the REST API otherwise)")
+    granted = _grants(grant_specs, users)
+    if (tls_cert is None) != (tls_key is None):
+        fail("give --tls-cert and --tls-key together (https), or neither (http)")
+    tls = None
+    if tls_cert is not None and tls_key is not None:
+        try:
+            tls = check_files(tls_cert, tls_key)
+        except TlsError as exc:
+            fail(str(exc))
     path = config_path(app.state_dir)
     if path.exists() and not force:
         fail(f"{path} exists; use --force to replace it")
-    records = tuple(RestUser(name, tuple(roles), hash_password(_password(name))) for name, roles in users.items())
-    config = RestConfig(port=port, host=host, maxconn=maxconn, timeout=timeout, maxbody=maxbody, users=records)
+    records = tuple(
+        RestUser(name, tuple(roles), hash_password(_password(name)), granted.get(name, ()))
+        for name, roles in users.items()
+    )
+    config = RestConfig(port=port, host=host, maxconn=maxconn, timeout=timeout, maxbody=maxbody, users=records, tls=tls)
     try:
         written = write(app.state_dir, config)
     except OSError as exc:
         fail(f"cannot write {path}: {exc.strerror or exc}")
-    names = ", ".join(f"{user.name} ({'+'.join(user.roles)})" for user in records)
-    click.echo(f"Wrote {written}: REST API on {host}:{port} for {names}.")
+    names = ", ".join(f"{user.name} ({'+'.join(user.roles)}{_granted(user.commands)})" for user in records)
+    click.echo(f"Wrote {written}: REST API on {config.scheme}://{host}:{port} for {names}.")
     click.echo("mqtool serve (or the shell) listens; mqtool rest show tells where.")
+
+
+def _granted(commands: tuple[str, ...]) -> str:
+    return f"; may run {','.join(commands)}" if commands else ""
 
 
 @rest.command(context_settings=_CONTEXT)
@@ -162,19 +233,26 @@ def show(app: App, fmt: str) -> None:
             "maxconn": config.maxconn,
             "timeout": config.timeout,
             "maxbody": config.maxbody,
-            "users": [{"name": user.name, "roles": list(user.roles)} for user in config.users],
-            "listening": None if status is None else {"host": status["host"], "port": status["port"]},
+            "users": [
+                {"name": user.name, "roles": list(user.roles), "commands": list(user.commands)} for user in config.users
+            ],
+            "tls": None if config.tls is None else {"cert": str(config.tls.cert), "key": str(config.tls.key)},
+            "listening": None
+            if status is None
+            else {"scheme": status["scheme"], "host": status["host"], "port": status["port"]},
             "pid": None if status is None else status["pid"],
         }
         click.echo(json.dumps(document, indent=2))
         return
     click.echo(f"file     {config_path(app.state_dir)}")
-    click.echo(f"address  {config.host}:{config.port}")
+    click.echo(f"address  {config.scheme}://{config.host}:{config.port}")
     click.echo(f"bounds   maxconn {config.maxconn}, timeout {config.timeout:g}s, maxbody {config.maxbody} bytes")
+    if config.tls is not None:
+        click.echo(f"tls      certificate {config.tls.cert}, key {config.tls.key}")
     for user in config.users:
-        click.echo(f"user     {user.name}: {', '.join(user.roles)}")
+        click.echo(f"user     {user.name}: {', '.join(user.roles)}{_granted(user.commands)}")
     if status is None:
         click.echo("listening: no (mqtool serve or the shell opens the listener)")
     else:
         users = f"{len(config.users)} user{'s' if len(config.users) != 1 else ''}, pid {status['pid']}"
-        click.echo(messages.line("MQT0350I", address=listening, users=users))
+        click.echo(messages.line("MQT0350I", scheme=status["scheme"], address=listening, users=users))

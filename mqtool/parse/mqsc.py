@@ -45,6 +45,13 @@ def _items(inside: str) -> list[tuple[str, bool]]:
     return split_quoted(inside, separators=" ,\t", nest_parens=True)
 
 
+def split_items(inside: str) -> list[tuple[str, bool]]:
+    """The items of a value as they stand inside its parentheses, each (item, quoted):
+    what the lexer makes of WHERE(...), for callers that hold the inside alone (the REST
+    API's runCommandJSON `where`)."""
+    return _items(inside)
+
+
 def tokens(text: str) -> list[tuple[str, str | None, list[tuple[str, bool]] | None]]:
     """(KEYWORD, raw inside or None, items or None) for each token of the line."""
     out: list[tuple[str, str | None, list[tuple[str, bool]] | None]] = []

@@ -57,6 +57,9 @@ REASONS: dict[str, int] = {
     # MQRC_Q_NOT_EMPTY
     "CSQM127I": 2055,
     "MQSC0019E": 2055,
+    # MQRC_NOT_AUTHORIZED: the REST API's command authority (mqtool.rest.authority)
+    "CSQ9016E": 2035,
+    "MQT0367E": 2035,
 }
 # A DISPLAY that matched nothing: IBM answers it as a failure with reason 2085.
 NOTHING_FOUND = ("CSQM297I", "MQSC0003I", "HTTPS0005I")

@@ -20,227 +20,116 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mqtool import messages, tables
+from mqtool import messages
 from mqtool.clock import Clock
-from mqtool.render.json import command_json, outcome_json
+from mqtool.render.json import outcome_json, response_json
+from mqtool.response import FAILED, NO_CSECT, SYNTAX, Response
 
-JSON_TYPE = "application/json;charset=utf-8"
-TEXT_TYPE = "text/plain;charset=utf-8"
-BINARY_TYPE = "application/octet-stream"
-CSRF_HEADER = "ibm-mq-rest-csrf-token"
-# Content types the messaging API takes for a put (IBM's list), and mqtool's binary one.
-MESSAGE_TYPES = ("text/plain", "text/html", "text/xml", "application/json", "application/xml", BINARY_TYPE)
-MAX_WAIT_MS = 2**31 - 1
-# What each error id tells the caller to do (IBM's "Response" of the message).
-ACTIONS: dict[str, str] = {
-    "MQWB0000E": "Use the message to resolve the problem if possible; report it with the state file if not.",
-    "MQWB0009E": "Resubmit the request with a valid queue manager name.",
-    "MQWB0100E": "Resubmit the request with the correct CSRF header.",
-    "MQWB0103E": "Obtain the necessary authorization to perform the operation and resubmit the request.",
-    "MQWB0104E": "Resubmit the request with the credentials of a user of the REST configuration.",
-    "MQWB0116E": "Resubmit the request using a valid URI.",
-    "MQWB0300E": "Resubmit the request, correcting any issues.",
-    "MQWB0302E": "Resubmit the request using a valid header value.",
-    "MQWB0303E": "Resubmit the request, correcting any issues.",
-    "MQWB0305E": "Resubmit the request, correcting any issues.",
-    "MQWB0306E": "Resubmit the request, correcting any issues.",
-    "MQT0360E": "Resubmit the request with a JSON object as its body.",
-    "MQT0361E": "Resubmit the request with a JSON object as its body.",
-    "MQT0362E": "Resubmit the request with the fields runCommand or runCommandJSON take.",
-    "MQT0363E": "Resubmit the request with one of the allowed methods.",
-    "MQT0364E": "Resubmit the request with the name of a queue of the queue manager.",
-    "MQT0365E": "Resubmit the request with a smaller body.",
-    "MQT0366E": "Resubmit the request to a z/OS queue manager: this one has no publish/subscribe.",
-}
-_PLAIN_NAME = re.compile(r"[A-Z0-9./_%*]+")
+from .reply import (
+    BINARY_TYPE,
+    MAX_WAIT_MS,
+    MESSAGE_TYPES,
+    TEXT_TYPE,
+    Reply,
+    RestError,
+    json_reply,
+)
+
+if TYPE_CHECKING:
+    from .config import RestUser
+
 _HEX_ID = re.compile(r"[0-9A-Fa-f]{48}")
 
-
-@dataclass
-class Reply:
-    """An answer: status, headers (besides Content-Length) and body. `valid_until`: the
-    answer of a command that changes nothing stays true until this instant of the clock
-    unless the store changes (see server.AnswerCache); None for any other answer."""
-
-    status: int
-    headers: list[tuple[str, str]] = field(default_factory=list)
-    body: bytes = b""
-    valid_until: float | None = None
-
-
-class RestError(Exception):
-    """A request answered with IBM's error JSON (the arguments are error_reply's)."""
-
-    def __init__(self, status: int, msg_id: str, **arguments: Any) -> None:
-        super().__init__(msg_id)
-        self.status = status
-        self.msg_id = msg_id
-        self._reply = error_reply(status, msg_id, **arguments)
-
-    def reply(self) -> Reply:
-        return self._reply
-
-
-def error_reply(
-    status: int,
-    msg_id: str,
-    completion: int = 0,
-    reason: int = 0,
-    headers: list[tuple[str, str]] | None = None,
-    explanation: str | None = None,
-    **fields: Any,
-) -> Reply:
-    """IBM's error JSON (keys in the order mqweb writes them) for one message id."""
-    item = {
-        "action": ACTIONS[msg_id],
-        "completionCode": completion,
-        "explanation": explanation or messages.CATALOGUE[msg_id].meaning,
-        "message": f"{msg_id}: {messages.text(msg_id, fields)}",
-        "msgId": msg_id,
-        "reasonCode": reason,
-        "type": "rest",
-    }
-    return json_reply(status, {"error": [item]}, headers)
-
-
-def json_reply(status: int, document: Any, headers: list[tuple[str, str]] | None = None) -> Reply:
-    body = json.dumps(document, separators=(",", ":")).encode("utf-8")
-    return Reply(status, [("Content-Type", JSON_TYPE), *(headers or [])], body)
-
-
 # ------------------------------------------------------------------- commands
+#: JSON numbers of more digits (or a longer exponent form) than this are refused; far
+#: more than any attribute takes, far less than Python's own 4,300-digit limit.
+MAX_NUMBER_TEXT = 64
+#: JSON nesting deeper than this is refused (a runCommandJSON body needs 3 levels).
+MAX_DEPTH = 32
+
+
+class _BadJson(ValueError):
+    """A JSON text the body parser refuses, with what is wrong."""
+
+
+def _number(text: str) -> Any:
+    if len(text) > MAX_NUMBER_TEXT:
+        raise _BadJson(f"a number of more than {MAX_NUMBER_TEXT} characters")
+    return int(text) if text.lstrip("-").isdigit() else float(text)
+
+
+def _constant(text: str) -> Any:
+    raise _BadJson(f"{text} is not a JSON value")
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    document: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in document:
+            raise _BadJson(f"the key {key[:40]!r} is given twice")
+        document[key] = value
+    return document
+
+
+def _depth(text: str) -> int:
+    """How deeply arrays and objects nest in a JSON text (brackets inside strings are
+    not counted): checked before parsing, so a deep text costs no recursion."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+            if deepest > MAX_DEPTH:
+                return deepest
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
 def parse_body(body: bytes) -> dict[str, Any]:
-    """The JSON object of a POST to the mqsc resource; RestError 400 otherwise."""
+    """The JSON object of a POST to the mqsc resource; RestError 400 otherwise. Every
+    malformed body is refused here: not UTF-8, not JSON, nested more than MAX_DEPTH,
+    a number of more than MAX_NUMBER_TEXT characters, NaN or Infinity, a key given twice
+    in one object, a top level that is not an object."""
     try:
-        document = json.loads(body.decode("utf-8"))
+        text = body.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise RestError(400, "MQT0360E", problem=f"not UTF-8 (byte {exc.start})") from None
+    if _depth(text) > MAX_DEPTH:
+        raise RestError(400, "MQT0360E", problem=f"nested more than {MAX_DEPTH} levels deep")
+    try:
+        document = json.loads(
+            text,
+            parse_int=_number,
+            parse_float=_number,
+            parse_constant=_constant,
+            object_pairs_hook=_unique,
+        )
+    except _BadJson as exc:
+        raise RestError(400, "MQT0360E", problem=str(exc)) from None
     except json.JSONDecodeError as exc:
         raise RestError(400, "MQT0360E", problem=f"{exc.msg} at line {exc.lineno} column {exc.colno}") from None
-    except RecursionError:
-        raise RestError(400, "MQT0360E", problem="nested too deeply") from None
+    except (ValueError, RecursionError, MemoryError) as exc:
+        raise RestError(400, "MQT0360E", problem=type(exc).__name__) from None
     if not isinstance(document, dict):
         kinds = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}
         kind = kinds.get(type(document), "a number")
         raise RestError(400, "MQT0361E", kind=kind)
     return document
-
-
-def _field(document: dict[str, Any], name: str, kind: type, required: bool = False) -> Any:
-    value = document.get(name)
-    if value is None:
-        if required:
-            raise RestError(400, "MQT0362E", field=name, problem="is missing")
-        return None
-    if isinstance(value, bool) or not isinstance(value, kind):
-        names: dict[type, str] = {str: "a string", dict: "an object", list: "an array"}
-        wanted = names[kind]
-        raise RestError(400, "MQT0362E", field=name, problem=f"must be {wanted}")
-    return value
-
-
-def _words(document: dict[str, Any]) -> tuple[str, str, str | None]:
-    """The command, qualifier and name of a runCommandJSON body: a verb and an object
-    type are one word each; a name has no control character (it is quoted for MQSC)."""
-    found = []
-    for field_name in ("command", "qualifier"):
-        word = _field(document, field_name, str, required=True).strip()
-        if not re.fullmatch(r"[A-Za-z]{1,16}", word):
-            raise RestError(400, "MQT0362E", field=field_name, problem=f"{word!r} is not one word of letters")
-        found.append(word)
-    name = _field(document, "name", str)
-    if name is not None and (len(name) > 48 or not name.isprintable()):
-        raise RestError(400, "MQT0362E", field="name", problem="must be up to 48 printable characters")
-    return found[0], found[1], name or None
-
-
-def _quote(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
-
-
-def _mqsc_value(value: Any, spec: tables.KeywordSpec | None) -> str:
-    """A runCommandJSON parameter value as MQSC writes it: text quoted, names quoted
-    unless plain upper case, keywords and numbers as they are, lists with commas."""
-    if isinstance(value, list):
-        return ",".join(_mqsc_value(item, spec) for item in value)
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return str(value)
-    if not isinstance(value, str):
-        problem = f"value {value!r} is not a string, number or array"
-        raise RestError(400, "MQT0362E", field="parameters", problem=problem)
-    kind = spec.type if spec is not None else "text"
-    if kind in ("text", "conname") or (kind in ("name", "filter") and not _PLAIN_NAME.fullmatch(value)):
-        return _quote(value)
-    if not re.fullmatch(r"[A-Za-z0-9./_%*+-]+", value):
-        return _quote(value)
-    return value
-
-
-def mqsc_line(document: dict[str, Any]) -> tuple[str, str | None]:
-    """The MQSC command of a runCommandJSON body and its WHERE filter (None: none).
-    `where` may be a field of the body or of `parameters` (pymqrest sends it there)."""
-    command, qualifier, name = _words(document)
-    parameters = _field(document, "parameters", dict) or {}
-    wanted = _field(document, "responseParameters", list)
-    where = _field(document, "where", str)
-    table = tables.load("zos")
-    obj = table.object(qualifier)
-    words = [command.upper(), qualifier.upper()]
-    if name is not None:
-        words[-1] += f"({name if _PLAIN_NAME.fullmatch(name) else _quote(name)})"
-    for key, value in parameters.items():
-        if key.lower() == "where":
-            if not isinstance(value, str):
-                raise RestError(400, "MQT0362E", field="parameters.where", problem="must be a string")
-            where = value
-            continue
-        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9]{0,15}", key):
-            raise RestError(400, "MQT0362E", field="parameters", problem=f"has a key {key!r} that is no attribute name")
-        spec = table.keyword(obj, key) if obj is not None else None
-        keyword = key.upper()
-        flag = spec is not None and spec.type == "flag"
-        if value is None or value == "" or value is True or (flag and str(value).lower() == "yes"):
-            words.append(keyword)
-        elif value is False or (flag and str(value).lower() == "no"):
-            words.append(spec.negation if spec is not None and spec.negation else f"NO{keyword}")
-        else:
-            words.append(f"{keyword}({_mqsc_value(value, spec)})")
-    if wanted is not None:
-        if not all(isinstance(item, str) and re.fullmatch(r"[A-Za-z][A-Za-z0-9]{0,15}", item) for item in wanted):
-            raise RestError(400, "MQT0362E", field="responseParameters", problem="must be an array of attribute names")
-        if command.upper() in ("DISPLAY", "DIS"):
-            words += ["ALL"] if any(item.lower() == "all" for item in wanted) else [item.upper() for item in wanted]
-    return " ".join(words), where
-
-
-def ztpf_line(document: dict[str, Any]) -> str:
-    """A runCommandJSON body for a z/TPF queue manager as a ZMQSC (or, for the
-    qualifier SERVER, ZHTPS) command: `ZMQSC DISPLAY QL-NAME KEYWORD-value` (mqtool's extension)."""
-    command, qualifier, name = _words(document)
-    command, qualifier = command.upper(), qualifier.upper()
-    parameters = _field(document, "parameters", dict) or {}
-    if name is not None and not re.fullmatch(r"[A-Za-z0-9.%_*#@$-]+", name):
-        raise RestError(400, "MQT0362E", field="name", problem="is not a z/TPF name (letters, digits, . % _ * # @ $ -)")
-    if _field(document, "where", str) is not None:
-        raise RestError(400, "MQT0362E", field="where", problem="applies to MQSC (z/OS) DISPLAY commands only")
-    prefix = "ZHTPS" if qualifier == "SERVER" else "ZMQSC"
-    words = [prefix, command, qualifier + (f"-{name}" if name else "")]
-    for key, value in parameters.items():
-        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9]{0,15}", key):
-            raise RestError(400, "MQT0362E", field="parameters", problem=f"has a key {key!r} that is no keyword")
-        if value is None or value == "" or value is True:
-            words.append(key.upper())
-        elif isinstance(value, (str, int)) and not isinstance(value, bool):
-            words.append(f"{key.upper()}-{value}")
-        elif isinstance(value, list) and all(isinstance(item, (str, int)) for item in value):
-            words.append(f"{key.upper()}-{','.join(str(item) for item in value)}")
-        else:
-            raise RestError(400, "MQT0362E", field="parameters", problem=f"value of {key} is not a string or number")
-    return " ".join(words)
 
 
 def zos_text(outcome: Any, document: dict[str, Any]) -> list[str]:
@@ -419,25 +308,30 @@ class RestApi:
         return json_reply(200, {"qmgr": items})
 
     # -- mqsc -------------------------------------------------------------------
-    def mqsc(self, qmgr: str, body: bytes, read_only: bool) -> Reply:
-        """POST /admin/action/qmgr/{qmgr}/mqsc. `read_only`: the caller may only
-        display (MQWebAdminRO)."""
+    def mqsc(self, qmgr: str, body: bytes, user: RestUser) -> Reply:
+        """POST /admin/action/qmgr/{qmgr}/mqsc as `user`: runCommand runs the line as
+        typed; runCommandJSON runs the command built from the document (build.py), so
+        that no value of it is read as syntax. mqtool.rest.authority decides whether the
+        user may run it: 403 (MQWB0103E), or the queue manager's 2035 answer."""
+        from . import authority
+        from .build import build, field
+
         system, _ = self.manager(qmgr)
         document = parse_body(body)
-        kind = _field(document, "type", str, required=True)
+        kind = field(document, "type", str, required=True)
         if kind not in ("runCommand", "runCommandJSON"):
-            raise RestError(400, "MQT0362E", field="type", problem=f"{kind!r} is not runCommand or runCommandJSON")
+            raise RestError(400, "MQT0362E", field="type", problem=f"{kind[:40]!r} is not runCommand or runCommandJSON")
         session = self.session
         session.current = system.name
         if kind == "runCommand":
-            parameters = _field(document, "parameters", dict, required=True)
-            line = _field(parameters, "command", str, required=True)
+            parameters = field(document, "parameters", dict, required=True)
+            line = field(parameters, "command", str, required=True)
             if not line.strip():
                 raise RestError(400, "MQT0362E", field="parameters.command", problem="is empty")
             if not line.isprintable():
                 raise RestError(400, "MQT0362E", field="parameters.command", problem="must be one line of text")
-            reads_only = self._check_read_only(read_only, line, system)
-            outcome = _directive_refused(line) or session.execute(line)
+            verb = authority.verb_of_line(line, session.systems())
+            outcome = self._authorized(user, verb, system, line) or _directive_refused(line) or session.execute(line)
             result = outcome_json(session, outcome)
             text = zos_text(outcome, result) if system.platform == "zos" else list(outcome.lines)
             codes = result["commandResponse"][0] if result["commandResponse"] else {"completionCode": 0}
@@ -448,24 +342,35 @@ class RestApi:
             }
             reply = json_reply(200, {"commandResponse": [item], **_overall(result)})
         else:
-            if system.platform == "zos":
-                line, where = mqsc_line(document)
+            built = build(document, system.platform)
+            command = built.command
+            verb = authority.verb_of_command(built.dialect, command.verb, command.object)
+            refused = self._authorized(user, verb, system, command.text)
+            if refused is not None:
+                result = outcome_json(session, refused)
+            elif built.refusal is not None:
+                response = Response(status=SYNTAX)
+                response.add("MQT0301E", command=built.refusal)
+                result = response_json(response, None)
             else:
-                line, where = ztpf_line(document), None
-            reads_only = self._check_read_only(read_only, line, system)
-            result = command_json(session, line, where)
+                result = outcome_json(session, session.execute_command(command))
             reply = json_reply(200, {"commandResponse": result["commandResponse"], **_overall(result)})
-        if reads_only:
+        if verb.name is not None and not verb.writes:
             reply.valid_until = self._valid_until()
         return reply
 
-    def _check_read_only(self, read_only: bool, line: str, system: Any) -> bool:
-        """Whether the command only reads; RestError 403 when it does not and the
-        caller may only read."""
-        reads_only = _displays_only(line, self.session.systems())
-        if read_only and not reads_only:
-            raise RestError(403, "MQWB0103E", action="run", target=f"'{line.strip()[:80]}' on {system.name}")
-        return reads_only
+    def _authorized(self, user: RestUser, verb: Any, system: Any, shown: str) -> Any:
+        """None when `user` may run a command of `verb`; the queue manager's answer to a
+        command its user may not issue (an Outcome: 2035) when the user's grants do not
+        cover it; RestError 403 (MQWB0103E) when the user's roles do not allow it at all."""
+        from . import authority
+
+        decision = authority.decide(user, verb)
+        if decision == authority.RUN:
+            return None
+        if decision == authority.FORBIDDEN:
+            raise RestError(403, "MQWB0103E", action="run", target=f"'{shown.strip()[:80]}' on {system.name}")
+        return self.session.outcome(_not_authorized(verb, system, user.name), system)
 
     def _valid_until(self) -> float:
         """How long a display stays what it is while the store does not change: to the
@@ -476,6 +381,12 @@ class RestApi:
         now = self.clock.timestamp()
         end = math.floor(now) + 1.0
         return end if due is None else min(end, float(due))
+
+    def console(self, msg_id: str, fields: dict[str, Any]) -> None:
+        """Records one of the listener's console lines (mqtool.rest.console)."""
+        from .console import record
+
+        record(self.session.store, self.clock, msg_id, **fields)
 
     # -- messaging ----------------------------------------------------------------
     def _queue(self, qmgr: str, queue: str) -> Any:
@@ -551,6 +462,28 @@ def _directive_refused(line: str) -> Any:
     return Outcome(lines=[messages.line("MQT0001E", word=first)], status=SYNTAX, response=response)
 
 
+def _not_authorized(verb: Any, system: Any, user: str) -> Response:
+    """The queue manager's answer to a command its user may not issue (MQRC 2035): on
+    z/OS CSQ9016E and CSQ9023E, as the command preprocessor answers when the command's
+    security profile refuses the user; on z/TPF mqtool's MQT0367E (z/TPF MQ has no
+    command security of its own to imitate)."""
+    verb_name = verb.shown
+    if system.platform == "zos":
+        from mqtool.commands.zos import PARSER_CSECT, table
+
+        words = verb_name
+        if verb.object:
+            obj = table().object(verb.object)
+            words += f" {obj.full if obj is not None else verb.object.upper()}"
+        response = Response(status=FAILED, framing="zos", verb_words=words, csect=PARSER_CSECT)
+        response.add("CSQ9016E", csect=NO_CSECT, verb=verb_name)
+        return response
+    prefix = "ZHTPS" if verb.dialect == "ztpf_http" else "ZMQSC"
+    response = Response(status=FAILED, framing="ztpf")
+    response.add("MQT0367E", command=f"{prefix} {verb_name}", user=user)
+    return response
+
+
 def _overall(result: dict[str, Any]) -> dict[str, Any]:
     return {
         "overallCompletionCode": result["overallCompletionCode"],
@@ -566,21 +499,3 @@ def _refusal(error: Any, qmgr: str, queue: str, host: str) -> RestError:
     if error.reason == Q_MGR_NOT_AVAILABLE:
         return RestError(503, "MQWB0300E", completion=2, reason=error.reason, qmgr=qmgr, host=host)
     return RestError(500, "MQWB0303E", completion=2, reason=error.reason, explanation=str(error))
-
-
-def _displays_only(line: str, systems: list[Any]) -> bool:
-    """Whether a command line only reads (a DISPLAY, or another verb that writes
-    nothing): what MQWebAdminRO may run."""
-    from mqtool.session import _match_cpf
-
-    words = line.split()
-    if not words:
-        return True
-    first = words[0].upper()
-    if first in ("ZMQSC", "ZHTPS", "ZHTTPS"):
-        dialect = "ztpf_mq" if first == "ZMQSC" else "ztpf_http"
-        verb = tables.load(dialect).verb(words[1].split("-")[0]) if len(words) > 1 else None
-    else:
-        rest = _match_cpf(line, systems)[1].split()
-        verb = tables.load("zos").verb(rest[0].split("(")[0]) if rest else None
-    return verb is not None and not verb.writes

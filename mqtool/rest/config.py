@@ -43,8 +43,11 @@ ROLES = ("MQWebAdmin", "MQWebAdminRO", "MQWebUser")
 # scrypt cost: about 50 ms a check on a workstation; verified credentials are cached in
 # memory by the server (keyed by an HMAC, never the password), so this is paid once.
 _SCRYPT_N, _SCRYPT_R, _SCRYPT_P = 2**14, 8, 1
-_KEYS = ("host", "port", "maxconn", "timeout", "maxbody", "users")
-_USER_KEYS = ("name", "roles", "password")
+_KEYS = ("host", "port", "maxconn", "timeout", "maxbody", "users", "tls")
+_USER_KEYS = ("name", "roles", "password", "commands")
+_TLS_KEYS = ("cert", "key")
+#: A grant of every command (`mqtool rest init --grant NAME`).
+ALL_COMMANDS = "ALL"
 
 
 @dataclass(frozen=True)
@@ -54,9 +57,21 @@ class RestUser:
     name: str
     roles: tuple[str, ...]
     password: str  # scrypt$N$r$p$salt$hash (base64)
+    # The verbs a MQWebUser may run besides those that change nothing (ALL: every one);
+    # mqtool.rest.authority decides. A file without the key grants none.
+    commands: tuple[str, ...] = ()
 
     def has(self, *roles: str) -> bool:
         return any(role in self.roles for role in roles)
+
+
+@dataclass(frozen=True)
+class TlsFiles:
+    """The PEM certificate (chain) and unencrypted private key `mqtool serve` answers
+    https with (absolute paths, checked by `mqtool rest init` and at every start)."""
+
+    cert: Path
+    key: Path
 
 
 @dataclass(frozen=True)
@@ -69,6 +84,11 @@ class RestConfig:
     timeout: float = DEFAULT_TIMEOUT
     maxbody: int = DEFAULT_MAXBODY
     users: tuple[RestUser, ...] = field(default_factory=tuple)
+    tls: TlsFiles | None = None
+
+    @property
+    def scheme(self) -> str:
+        return "http" if self.tls is None else "https"
 
     def user(self, name: str) -> RestUser | None:
         # IBM: user ids are not case sensitive (except for MQWebUser's, which are the
@@ -158,6 +178,46 @@ def user_name(text: str) -> str:
     return text
 
 
+def grantable() -> list[str]:
+    """The verbs a grant may name: every verb of the dialects that changes something,
+    in table order, without repeats."""
+    from mqtool import tables
+
+    found: dict[str, None] = {}
+    for dialect in tables.DIALECTS:
+        for spec in tables.load(dialect).verbs.values():
+            if spec.writes:
+                found.setdefault(spec.name, None)
+    return list(found)
+
+
+def grant_verb(word: str) -> str:
+    """A verb as a grant names it (any case, or an abbreviation such as DEF) in its
+    full name, or ALL; ValueError naming the verbs a grant takes."""
+    from mqtool import tables
+
+    upper = word.strip().upper()
+    if upper == ALL_COMMANDS:
+        return ALL_COMMANDS
+    for dialect in tables.DIALECTS:
+        spec = tables.load(dialect).verb(upper)
+        if spec is not None and spec.writes:
+            return spec.name
+    raise ValueError(f"{word.strip()[:40]!r} is not a verb a grant takes ({', '.join(grantable())} or ALL)")
+
+
+def grants(words: Any, name: str) -> tuple[str, ...]:
+    """The `commands` of a user (a list of verbs, or ALL) in their full names."""
+    if words is None:
+        return ()
+    if isinstance(words, str):
+        words = [words]
+    if not isinstance(words, list):
+        raise ValueError(f"user {name}: commands must be a list of verbs or ALL")
+    verbs = tuple(dict.fromkeys(grant_verb(str(word)) for word in words))
+    return (ALL_COMMANDS,) if ALL_COMMANDS in verbs else verbs
+
+
 def host_address(text: str) -> str:
     try:
         return str(ipaddress.ip_address(text.strip()))
@@ -199,7 +259,11 @@ def from_document(data: Any, where: str = "") -> RestConfig:
                 raise ValueError(f"user {name}: password is not a hash mqtool wrote (mqtool rest init writes it)")
             if any(user.name == name for user in users):
                 raise ValueError(f"user {name} is listed twice")
-            users.append(RestUser(name, tuple(dict.fromkeys(role_name(str(r)) for r in roles)), stored))
+            chosen = tuple(dict.fromkeys(role_name(str(r)) for r in roles))
+            commands = grants(row.get("commands"), name)
+            if commands and "MQWebUser" not in chosen:
+                raise ValueError(f"user {name}: commands are granted to a MQWebUser only")
+            users.append(RestUser(name, chosen, stored, commands))
         return RestConfig(
             port=_number("port", data["port"], *PORT_RANGE),
             host=host_address(str(data.get("host", DEFAULT_HOST))),
@@ -207,9 +271,21 @@ def from_document(data: Any, where: str = "") -> RestConfig:
             timeout=float(_number("timeout", data.get("timeout", DEFAULT_TIMEOUT), *TIMEOUT_RANGE, whole=False)),
             maxbody=_number("maxbody", data.get("maxbody", DEFAULT_MAXBODY), *MAXBODY_RANGE),
             users=tuple(users),
+            tls=_tls(data.get("tls")),
         )
     except ValueError as exc:
         raise ConfigError(f"{prefix}{exc}") from None
+
+
+def _tls(data: Any) -> TlsFiles | None:
+    if data is None:
+        return None
+    if not isinstance(data, dict) or sorted(data) != sorted(_TLS_KEYS):
+        raise ValueError("tls must be a mapping of cert and key (the paths of PEM files)")
+    paths = [Path(str(data[key])) for key in _TLS_KEYS]
+    if not all(path.is_absolute() for path in paths):
+        raise ValueError("tls: cert and key must be absolute paths (mqtool rest init writes them so)")
+    return TlsFiles(*paths)
 
 
 def load(state_dir: Path) -> RestConfig | None:
@@ -236,19 +312,29 @@ def load(state_dir: Path) -> RestConfig | None:
 
 def to_text(config: RestConfig) -> str:
     """The commented YAML of a configuration (what `mqtool rest init` writes)."""
-    document = {
+    users: list[dict[str, Any]] = []
+    for user in config.users:
+        row: dict[str, Any] = {"name": user.name, "roles": list(user.roles), "password": user.password}
+        if user.commands:
+            row["commands"] = list(user.commands)
+        users.append(row)
+    document: dict[str, Any] = {
         "host": config.host,
         "port": config.port,
         "maxconn": config.maxconn,
         "timeout": config.timeout,
         "maxbody": config.maxbody,
-        "users": [{"name": u.name, "roles": list(u.roles), "password": u.password} for u in config.users],
+        "users": users,
     }
+    if config.tls is not None:
+        document["tls"] = {"cert": str(config.tls.cert), "key": str(config.tls.key)}
     head = [
         "# mqtool REST API stand-in (IBM mqweb): read by `mqtool serve` and the shell when they start.",
         "# host: the address to listen on (127.0.0.1: this machine only); port 0: the system chooses.",
         "# maxconn: connections at once; timeout: seconds a request may take; maxbody: largest body in bytes.",
-        "# users: name, mqweb roles (MQWebAdmin, MQWebAdminRO, MQWebUser), scrypt hash of the password.",
+        "# users: name, mqweb roles (MQWebAdmin, MQWebAdminRO, MQWebUser), scrypt hash of the password,",
+        "#   commands: the verbs a MQWebUser may run besides DISPLAY (ALL: every one; none when absent).",
+        "# tls: the PEM certificate and key of https (absent: plain http).",
         "",
     ]
     return "\n".join(head) + yaml.safe_dump(document, sort_keys=False)
@@ -272,11 +358,12 @@ def write(state_dir: Path, config: RestConfig) -> Path:
 
 
 # ---------------------------------------------------------------------- status
-def write_status(state_dir: Path, host: str, port: int) -> None:
+def write_status(state_dir: Path, host: str, port: int, scheme: str = "http") -> None:
     """Records where this process listens, for `mqtool rest show` and scripts."""
     path = status_path(state_dir)
     temporary = path.with_name(f".{path.name}.{os.getpid()}")
-    temporary.write_text(json.dumps({"pid": os.getpid(), "host": host, "port": port}), encoding="utf-8")
+    record = {"pid": os.getpid(), "host": host, "port": port, "scheme": scheme}
+    temporary.write_text(json.dumps(record), encoding="utf-8")
     os.replace(temporary, path)
 
 
@@ -295,7 +382,8 @@ def read_status(state_dir: Path) -> dict[str, Any] | None:
         pid = int(status["pid"])
         port = int(status["port"])
         host = str(status["host"])
-    except (OSError, ValueError, KeyError, TypeError):
+        scheme = "https" if status.get("scheme") == "https" else "http"
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
     try:
         os.kill(pid, 0)
@@ -303,4 +391,4 @@ def read_status(state_dir: Path) -> dict[str, Any] | None:
         return None  # the process ended without removing it (kill -9)
     except PermissionError:
         pass  # alive, another user's
-    return {"pid": pid, "host": host, "port": port}
+    return {"pid": pid, "host": host, "port": port, "scheme": scheme}

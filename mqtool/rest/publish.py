@@ -44,7 +44,7 @@ def publish(api: RestApi, qmgr: str, topic: str, version: int, headers: dict[str
     try:
         handle: Any = open_topic(api.session.store, api.clock, system.name, topic, system.platform)
     except NoPubSub as error:
-        raise RestError(404, "MQT0366E", completion=2, reason=error.reason, qmgr=qmgr, detail=error.detail) from None
+        raise RestError(404, "MQT0368E", completion=2, reason=error.reason, qmgr=qmgr, detail=error.detail) from None
     result = put_stream(handle, [(body, options)], lambda _: None)
     refused: MQError | None = result.error
     if refused is not None:

@@ -14,8 +14,10 @@ import concurrent.futures
 import hashlib
 import hmac
 import secrets
+import socket
 import sqlite3
-from collections.abc import Callable
+import ssl
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import parse_qsl
@@ -23,18 +25,20 @@ from urllib.parse import parse_qsl
 import h11
 
 from mqtool.clock import Clock
+from mqtool.engine.http.config import ServerOptions
 from mqtool.engine.http.server import HttpServer, _Connection, _header, _request_segments
 from mqtool.engine.http.stats import HttpStats
 from mqtool.rest.publish import publish, topic_route
 from mqtool.state.store import DB_NAME
 
-from .api import CSRF_HEADER, MAX_WAIT_MS, Got, Reply, RestApi, RestError, error_reply
+from .api import Got, RestApi
 from .config import RestConfig, RestUser, check_password
+from .logins import MAX_DELAY, Throttle, delay_after, dummy_hash
+from .reply import CSRF_HEADER, MAX_WAIT_MS, Reply, RestError, error_reply
 
 T = TypeVar("T")
 
 VERSIONS = {"v1": 1, "v2": 2, "v3": 3}
-ADMIN_ROLES = ("MQWebAdmin", "MQWebUser")
 # Verified credentials kept (as HMACs) so that a keep-alive client does not pay the
 # password hash on every request; more than this many distinct ones empties the cache.
 _CACHE_LIMIT = 1024
@@ -43,6 +47,8 @@ _WAIT_FIRST, _WAIT_MAX = 0.01, 0.2
 # Request bodies up to this size have their read-only answers cached (AnswerCache).
 _CACHED_BODY = 4096
 _REALM = [("WWW-Authenticate", 'Basic realm="mqtool"')]
+# The stream reader's buffer of an https connection (the HTTP server's plain one reads 64 KiB).
+_READ_LIMIT = 64 * 1024
 
 
 class Authenticator:
@@ -52,6 +58,7 @@ class Authenticator:
         self._users = {user.name: user for user in users}
         self._key = secrets.token_bytes(32)
         self._known: dict[bytes, str] = {}
+        self._dummy = dummy_hash(users[0].password if users else None)
 
     def _digest(self, header: str) -> bytes:
         return hmac.new(self._key, header.encode("latin-1", "replace"), hashlib.sha256).digest()
@@ -65,7 +72,10 @@ class Authenticator:
 
     def verify(self, header: str | None) -> RestUser | None:
         """The user whose name and password the Authorization header carries (scrypt:
-        run it off the event loop), remembered when they match."""
+        run it off the event loop), remembered when they match. A name that is no user's
+        is checked against a dummy hash of the same cost, and every comparison is
+        constant-time, so the answer takes as long for an unknown user as for a wrong
+        password."""
         if header is None:
             return None
         scheme, _, token = header.strip().partition(" ")
@@ -77,7 +87,8 @@ class Authenticator:
             return None
         name, colon, password = decoded.partition(":")
         user = self._users.get(name)
-        if not colon or user is None or not check_password(user.password, password):
+        matched = check_password(self._dummy if user is None else user.password, password)
+        if user is None or not colon or not matched:
             return None
         if len(self._known) >= _CACHE_LIMIT:
             self._known.clear()
@@ -144,6 +155,10 @@ class RestContext:
         self.auth = Authenticator(config.users)
         self.api = RestApi(state_dir, clock, config.host)
         self.answers = AnswerCache(Path(state_dir) / DB_NAME, clock)
+        self.throttle = Throttle()
+        # How a throttled attempt waits (tests put a recorder here): on the event loop,
+        # so that only the waiting request waits.
+        self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
         self._store_thread = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="mqtool-rest-store")
 
     async def call(self, func: Callable[..., T], *args: Any) -> T:
@@ -165,6 +180,7 @@ class RestConnection(_Connection):
     """One connection of the REST listener (see the module docstring)."""
 
     keeps_body = True
+    _address: str | None = None
 
     @property
     def body_limit(self) -> int:  # type: ignore[override]
@@ -227,7 +243,9 @@ class RestConnection(_Connection):
         header = _header(request, b"authorization")
         user = rest.auth.known(header)
         if user is None and header is not None:
-            user = await asyncio.to_thread(rest.auth.verify, header)
+            user = await self._login(header)
+        elif user is not None:
+            rest.throttle.succeeded(self.address)
         if user is None:
             uri = path.decode("latin-1")
             raise RestError(401, "MQWB0104E", headers=_REALM, uri=uri)
@@ -246,7 +264,7 @@ class RestConnection(_Connection):
         if kind == "qmgr":
             return await rest.call(rest.api.qmgr, names[0] if names else None)
         if kind == "mqsc":
-            if not user.has(*ADMIN_ROLES) and not user.has("MQWebAdminRO"):
+            if not user.has("MQWebAdmin", "MQWebAdminRO", "MQWebUser"):
                 raise RestError(403, "MQWB0103E", action="run commands on", target=names[0])
             media = headers.get("content-type", "").partition(";")[0].strip().lower()
             if media != "application/json":
@@ -256,7 +274,7 @@ class RestConnection(_Connection):
             if cached is not None:
                 return cached
             version = rest.answers.version()
-            reply = await rest.call(rest.api.mqsc, names[0], self.body, not user.has(*ADMIN_ROLES))
+            reply = await rest.call(rest.api.mqsc, names[0], self.body, user)
             rest.answers.put(key, reply, version)
             return reply
         if kind == "topic":
@@ -272,6 +290,37 @@ class RestConnection(_Connection):
         query = dict(parse_qsl(query_text.decode("latin-1"), keep_blank_values=True))
         wait = _wait(query.get("wait", "0")) if method == "DELETE" else 0
         return await self._get(qmgr, queue, version, query, method == "GET", wait)
+
+    @property
+    def address(self) -> str:
+        """The client's IP address (the key of login throttling)."""
+        if self._address is None:
+            peer = self.writer.get_extra_info("peername")
+            self._address = str(peer[0]) if isinstance(peer, tuple) and peer else "unknown"
+        return self._address
+
+    async def _login(self, header: str) -> RestUser | None:
+        """Verifies new credentials after the wait the client address has earned by
+        failing before (rest.throttle); counts the outcome and says it on the console."""
+        rest = self.rest
+        address = self.address
+        wait = rest.throttle.wait(address)
+        if wait > 0:
+            await rest.sleep(wait)
+        user = await asyncio.to_thread(rest.auth.verify, header)
+        if user is not None:
+            rest.throttle.succeeded(address)
+            return user
+        failures = rest.throttle.failed(address)
+        msg_id = rest.throttle.report(failures)
+        if msg_id is not None:
+            fields: dict[str, Any] = {"address": address, "count": failures}
+            if msg_id == "MQT0355W":
+                fields.update(delay=f"{delay_after(failures):g}", cap=f"{MAX_DELAY:g}")
+            else:
+                fields["user"] = _named_user(header)
+            await rest.call(rest.api.console, msg_id, fields)
+        return None
 
     async def _get(
         self, qmgr: str, queue: str, version: int, query: dict[str, str], browse: bool, wait_ms: int
@@ -291,6 +340,21 @@ class RestConnection(_Connection):
                 return Reply(204)
             await asyncio.sleep(min(pause, remaining))
             pause = min(pause * 2, _WAIT_MAX)
+
+
+def _named_user(header: str) -> str:
+    """The user name an Authorization header gives, printable and short, for the console
+    (never the password)."""
+    scheme, _, token = header.strip().partition(" ")
+    if scheme.lower() != "basic":
+        return f"({scheme[:16]!r} credentials)"
+    try:
+        decoded = base64.b64decode(token.strip(), validate=True).decode("utf-8", "replace")
+    except (binascii.Error, ValueError):
+        return "(undecodable credentials)"
+    name = decoded.partition(":")[0]
+    shown = "".join(char if char.isprintable() and not char.isspace() else "?" for char in name[:64])
+    return shown or "(empty)"
 
 
 def _route(route: list[str]) -> tuple[tuple[str, ...], str, list[str]]:
@@ -316,9 +380,39 @@ def _wait(text: str) -> int:
 
 
 class RestServer(HttpServer):
-    """The HTTP server of the REST listener (not yet started: `await start()`)."""
+    """The HTTP server of the REST listener (not yet started: `await start()`); with an
+    ssl context it answers https: the TLS handshake of each connection runs in that
+    connection's own task, bounded by the listener's timeout, so one that never
+    completes holds only its own connection (counted against maxconn) until then."""
 
-    def __init__(self, state_dir: Path, clock: Clock, config: RestConfig) -> None:
+    def __init__(self, state_dir: Path, clock: Clock, config: RestConfig, tls: ssl.SSLContext | None = None) -> None:
         options = config.options(state_dir)
         super().__init__(lambda: options, lambda: False, HttpStats(), clock.perf, connection=RestConnection)
         self.rest = RestContext(state_dir, clock, config)
+        self.tls = tls
+        #: TLS handshakes that failed or timed out (a plain-HTTP request on the https
+        #: port is one): the connection was closed without an answer.
+        self.failed_handshakes = 0
+
+    async def _serve(self, conn: socket.socket, options: ServerOptions) -> None:
+        if self.tls is None:
+            await super()._serve(conn, options)
+            return
+        loop = asyncio.get_running_loop()
+        try:
+            reader = asyncio.StreamReader(limit=_READ_LIMIT, loop=loop)
+            protocol = asyncio.StreamReaderProtocol(reader, loop=loop)
+            transport, _ = await loop.connect_accepted_socket(
+                lambda: protocol, sock=conn, ssl=self.tls, ssl_handshake_timeout=options.timeout
+            )
+            writer = asyncio.StreamWriter(transport, protocol, reader, loop)
+        except BaseException as exc:
+            conn.close()
+            self._connection_ended()
+            if not isinstance(exc, Exception):
+                raise
+            self.failed_handshakes += 1
+            if not isinstance(exc, (OSError, TimeoutError)):
+                self._internal_error(exc)
+            return
+        await self._connection(self, reader, writer, options).run()

@@ -43,10 +43,11 @@ class RestService:
         self.interval = interval  # seconds between polls (for the retry message)
         self.server: RestServer | None = None
         self.config: RestConfig | None = None
-        self._stamp: tuple[int, int, int] | None = None
+        self._stamp: tuple[object, ...] | None = None
         self._retry = 0
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
+        self._tls_failed = False  # the files could not be loaded: wait for a change
 
     @property
     def port(self) -> int | None:
@@ -87,26 +88,38 @@ class RestService:
 
     # ------------------------------------------------------------------ poll
     def poll(self) -> None:
-        """Opens, re-opens (the file changed) or closes the listener as rest.yaml says."""
-        stamp = _stamp(config_path(self.state_dir))
-        if stamp != self._stamp:
-            self._stamp = stamp
+        """Opens, re-opens (the file, or a certificate or key it names, changed) or
+        closes the listener as rest.yaml says."""
+        if self._stamps() != self._stamp:
             self._close_server()
             self._retry = 0
+            self._tls_failed = False
             self.config = None
             try:
                 self.config = load(self.state_dir)
             except ConfigError as exc:
                 raise RuntimeError(messages.line("MQT0352E", path=config_path(self.state_dir), reason=exc)) from None
-        if self.config is None or self.server is not None:
+            finally:
+                self._stamp = self._stamps()  # with the certificate and key the new file names
+        if self.config is None or self.server is not None or self._tls_failed:
             return
         if self._retry > 0:
             self._retry -= 1
             return
         from .server import RestServer  # h11 and the session, only when REST is configured
 
+        tls = None
+        if self.config.tls is not None:
+            from .tls import TlsError, server_context
+
+            try:
+                tls = server_context(self.config.tls)
+            except TlsError as exc:
+                self._tls_failed = True
+                self._report_tls(str(exc))
+                return
         self._event_loop()
-        server = RestServer(self.state_dir, self.clock, self.config)
+        server = RestServer(self.state_dir, self.clock, self.config, tls)
         try:
             self._call(server.start())
         except OSError as exc:
@@ -119,7 +132,29 @@ class RestService:
             ) from None
         self.server = server
         assert server.port is not None
-        write_status(self.state_dir, self.config.host, server.port)
+        write_status(self.state_dir, self.config.host, server.port, self.config.scheme)
+
+    def _stamps(self) -> tuple[object, ...]:
+        """What poll watches: rest.yaml, and the certificate and key it names."""
+        stamps: list[object] = [_stamp(config_path(self.state_dir))]
+        if self.config is not None and self.config.tls is not None:
+            stamps += [_stamp(self.config.tls.cert), _stamp(self.config.tls.key)]
+        return tuple(stamps)
+
+    def _report_tls(self, reason: str) -> None:
+        """One console line (MQT0353E) for files that cannot serve https; poll does not
+        try them again until they or rest.yaml change."""
+        from mqtool.complex import ensure_complex
+        from mqtool.state import Store
+
+        from .console import record
+
+        store = Store.open(self.state_dir)
+        try:
+            ensure_complex(store, self.clock.timestamp())
+            record(store, self.clock, "MQT0353E", reason=reason)
+        finally:
+            store.close()
 
     def _close_server(self) -> None:
         server, self.server = self.server, None
