@@ -10,6 +10,7 @@ from mqtool.response import Response
 from . import (
     RC_WRONG_TYPE,
     active_only,
+    buffpools,
     find_named,
     manager,
     not_found,
@@ -29,6 +30,8 @@ def handle(ctx: Any, req: Any) -> Response:
     tx, system = ctx.tx, ctx.system
     if obj == "PSID":
         return pagesets.alter(ctx, req)
+    if obj == "BUFFPOOL":
+        return buffpools.alter(ctx, req)
     given = {key: value for key, value in req.params.items() if key in settable(obj)}
     if obj == "QMGR":
         record = manager(tx, system, ctx.now)

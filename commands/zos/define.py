@@ -9,7 +9,7 @@ from typing import Any
 from mqtool.response import Response
 from mqtool.state import ObjectRecord
 
-from . import RC_EXISTS, RC_WRONG_TYPE, active_only, find_named, not_found, pagesets, refuse, reply
+from . import RC_EXISTS, RC_WRONG_TYPE, active_only, buffpools, find_named, not_found, pagesets, refuse, reply
 from .builtin import DEFAULT_OBJECTS, settable, table_defaults
 from .rules import check
 
@@ -19,6 +19,8 @@ def handle(ctx: Any, req: Any) -> Response:
     obj = req.object.name
     if obj == "PSID":
         return pagesets.define(ctx, req)
+    if obj == "BUFFPOOL":
+        return buffpools.define(ctx, req)
     name, tx, system = req.name, ctx.tx, ctx.system
     existing = find_named(tx, system, obj, name)
     if existing is not None and existing.type != obj:

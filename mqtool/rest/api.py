@@ -201,7 +201,7 @@ def mqsc_line(document: dict[str, Any]) -> tuple[str, str | None]:
             raise RestError(400, "MQT0362E", field="parameters", problem=f"has a key {key!r} that is no attribute name")
         spec = table.keyword(obj, key) if obj is not None else None
         keyword = key.upper()
-        flag = spec is not None and spec.type == "flag"
+        flag = spec is not None and spec.type in ("flag", "switch")
         if value is None or value == "" or value is True or (flag and str(value).lower() == "yes"):
             words.append(keyword)
         elif value is False or (flag and str(value).lower() == "no"):

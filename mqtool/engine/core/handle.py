@@ -30,6 +30,7 @@ import sqlite3
 from typing import Any
 
 from mqtool.clock import Clock
+from mqtool.engine.core import triggers
 from mqtool.engine.core.message import ANY as _ANY
 from mqtool.engine.core.message import (
     Message,
@@ -108,6 +109,7 @@ class QueueHandle:
         self.number = 0  # the handle's number in the store (engine_config.handles), once opened
         self.syncpoint = False  # puts and gets are in a unit of work (its limits apply)
         self.is_open = False  # between open() and close()
+        self.purpose = "put"  # what it was opened for: put, or get (browse too)
         self._count = _MAX_COUNT
         # What the handle knows of the queue's figures holds while nothing else writes.
         self._figures = False
@@ -145,6 +147,15 @@ class QueueHandle:
         self._number(tx, resolved)
         self.ledger.opened(tx, resolved, purpose)
         self.is_open = True
+        self.purpose = purpose
+        # A trigger monitor opening its initiation queue: the queues it serves that meet
+        # their conditions trigger now.
+        if (
+            purpose != "put"
+            and not self.ledger.internal
+            and triggers.initq_opened(tx, self.store, self.clock, self.model, self.system_name, resolved.local_name)
+        ):
+            self._figures = False
         return resolved
 
     def _number(self, tx: Transaction, resolved: Resolved) -> None:
@@ -158,6 +169,10 @@ class QueueHandle:
         """MQCLOSE (the ledger writes what it has not written yet)."""
         self.ledger.closed(tx, self.resolved)
         self.is_open = False
+        resolved = self.resolved
+        if self.purpose != "put" and resolved is not None and resolved.trigger is not None:
+            # The last input handle of a FIRST or DEPTH queue closing with messages left.
+            triggers.look_again(tx, self.store, self.clock, self.model, self.system_name, resolved.local_name)
 
     def _resolve(self, tx: Transaction) -> Resolved:
         self._version = int(tx.conn.execute(_VERSION).fetchone()[0])
@@ -251,7 +266,8 @@ class QueueHandle:
         cursor.execute(
             _INSERT,
             (row_id, self.system_name, resolved.local_name, priority, msgid, correlid, 1 if persistent else 0, now,
-             expires, length, stored_length, codec, resolved.header, stored, units, crc32(stored)),
+             expires, length, stored_length, codec, resolved.header if options.header is None else options.header,
+             stored, units, crc32(stored)),
         )  # fmt: skip
         self._next_seq = seq + 1
         self._depth += 1
@@ -264,6 +280,8 @@ class QueueHandle:
             self._depth -= 1
             self._figures = False
             raise
+        if resolved.trigger is not None and triggers.after_put(tx, self, resolved, priority, self._depth - 1):
+            self._figures = False  # DEPTH turned TRIGGER off: the definitions changed
         self._changes = tx.conn.total_changes
         return result
 
