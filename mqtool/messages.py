@@ -978,6 +978,12 @@ CATALOGUE: dict[str, Entry] = {
         "mqtool trigger-monitor could not open the initiation queue for input (it does not exist, is not local, "
         "or the queue manager is stopped).",
     ),
+    "MQT0778I": Entry(
+        "Opened {queue} for {purpose}{route}",
+        ".open: the queue is open (IPPROCS or OPPROCS count it) until .close or the end of the process; a "
+        "model queue's name made a dynamic queue, named here.",
+    ),
+    "MQT0779I": Entry("Closed {queue}{route}", ".close: the queue is closed (a temporary dynamic queue is gone)."),
     "CSQY003I": Entry("QUEUE MANAGER IS ALREADY ACTIVE", "START QMGR while the queue manager runs."),
     "CSQY022I": Entry("QUEUE MANAGER INITIALIZATION COMPLETE", "START QMGR: the queue manager is ready."),
 }

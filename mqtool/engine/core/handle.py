@@ -30,7 +30,7 @@ import sqlite3
 from typing import Any
 
 from mqtool.clock import Clock
-from mqtool.engine.core import triggers
+from mqtool.engine.core import dynamic, triggers
 from mqtool.engine.core.message import ANY as _ANY
 from mqtool.engine.core.message import (
     Message,
@@ -54,7 +54,7 @@ from mqtool.engine.core.reasons import (
     MQError,
 )
 from mqtool.engine.core.resolve import resolve, why_not
-from mqtool.state import Store, Transaction
+from mqtool.state import ObjectRecord, Store, Transaction
 from mqtool.state import messages as runs
 
 _INSERT = (
@@ -110,6 +110,11 @@ class QueueHandle:
         self.syncpoint = False  # puts and gets are in a unit of work (its limits apply)
         self.is_open = False  # between open() and close()
         self.purpose = "put"  # what it was opened for: put, or get (browse too)
+        # MQOPEN of a model queue: the DynamicQName (None: a model queue is not opened, as
+        # by the REST messaging API), and the dynamic queue the open made.
+        self.dynamic_name: str | None = None
+        self.created: ObjectRecord | None = None
+        self._dropped = False  # the temporary dynamic queue it made is deleted
         self._count = _MAX_COUNT
         # What the handle knows of the queue's figures holds while nothing else writes.
         self._figures = False
@@ -138,7 +143,16 @@ class QueueHandle:
     # -- open / close -------------------------------------------------------------
     def open(self, tx: Transaction, purpose: str = "put") -> Resolved:
         """MQOPEN for `put` or `get` (browse too): resolves the name (MQError when it
-        cannot be). A remote queue cannot be opened to get from."""
+        cannot be). A remote queue cannot be opened to get from. With `dynamic_name` set, a
+        model queue's name opens a new dynamic queue made from it (core/dynamic.py)."""
+        if self.dynamic_name is not None and self.created is None and self.model.model_type:
+            template = tx.get_object(self.system_name, self.model.model_type, self.queue_name)
+            if template is not None:
+                self._number(tx, None)
+                self.created = dynamic.create(
+                    tx, self.model, self.system_name, template, self.dynamic_name, self.clock, self.number
+                )
+                self.queue_name = self.created.name
         resolved = self._resolve(tx)
         if resolved.put_error == Q_MGR_NOT_AVAILABLE:
             raise MQError(Q_MGR_NOT_AVAILABLE, f"queue manager {resolved.qmgr.name} is stopped")
@@ -158,12 +172,13 @@ class QueueHandle:
             self._figures = False
         return resolved
 
-    def _number(self, tx: Transaction, resolved: Resolved) -> None:
+    def _number(self, tx: Transaction, resolved: Resolved | None) -> None:
         """Gives the handle its number in the store (the middle of its message ids)."""
         tx.conn.execute("UPDATE engine_config SET handles = handles + 1")
         self.number = number = int(tx.conn.execute("SELECT handles FROM engine_config").fetchone()[0])
-        self._prefix = msgid_prefix(self.model, resolved.qmgr.name, number)
-        self._count = 0
+        if resolved is not None:
+            self._prefix = msgid_prefix(self.model, resolved.qmgr.name, number)
+            self._count = 0
 
     def close(self, tx: Transaction) -> None:
         """MQCLOSE (the ledger writes what it has not written yet)."""
@@ -173,6 +188,10 @@ class QueueHandle:
         if self.purpose != "put" and resolved is not None and resolved.trigger is not None:
             # The last input handle of a FIRST or DEPTH queue closing with messages left.
             triggers.look_again(tx, self.store, self.clock, self.model, self.system_name, resolved.local_name)
+        if self.created is not None and dynamic.temporary(self.created) and not self._dropped:
+            # A temporary dynamic queue goes with the handle that made it.
+            dynamic.delete(tx, self.model, self.system_name, self.created.name)
+            self._dropped = True
 
     def _resolve(self, tx: Transaction) -> Resolved:
         self._version = int(tx.conn.execute(_VERSION).fetchone()[0])
@@ -240,6 +259,8 @@ class QueueHandle:
             raise MQError(Q_FULL, f"{resolved.local_name} has used every message sequence number")
         ledger = self.ledger
         persistent = resolved.default_persistent if options.persistent is None else options.persistent
+        if persistent and resolved.temporary:
+            raise MQError(dynamic.PERSISTENT_NOT_ALLOWED, f"{resolved.local_name} is a temporary dynamic queue")
         stored, codec, units = ledger.pack(tx, resolved, payload, persistent)
         stored_length = len(stored)
         count = self._count + 1

@@ -204,6 +204,7 @@ class Resolved:
     qkey: int  # the local queue's number: its messages' row ids (state/messages.py)
     space: Any = None  # the platform's settings of this resolution (StorageModel.space)
     trigger: Any = None  # the local queue's trigger settings (core/triggers.py), None when it cannot trigger
+    temporary: bool = False  # a temporary dynamic queue: no persistent messages
     blocked: dict[str, str] = field(default_factory=dict)  # "put"/"get" -> the queue that inhibits it
     # Derived once per resolution, so a put does no arithmetic on the settings.
     local_name: str = field(init=False)

@@ -113,6 +113,7 @@ class StorageModel:
     remote_type: ClassVar[str] = ""
     alias_target: ClassVar[str] = ""  # the alias keyword naming its target queue
     process_type: ClassVar[str] = ""  # the process definitions' object type; "" = no triggering
+    model_type: ClassVar[str] = ""  # the model queues' object type; "" = no dynamic queues
     msgid_prefix: ClassVar[bytes] = b""  # first 4 bytes of the message ids it makes
 
     @property

@@ -143,6 +143,7 @@ def resolve(tx: Transaction, system_name: str, queue: str, model: StorageModel) 
         space=model.space(tx, system, manager, local),
         blocked=blocked,
         trigger=triggers.settings(tx, model, system_name, manager, local),
+        temporary=attrs.get("DEFTYPE") == "TEMPDYN",
     )
 
 

@@ -78,6 +78,7 @@ class ZosModel(StorageModel):
     remote_type = "QREMOTE"
     alias_target = "TARGET"
     process_type = "PROCESS"
+    model_type = "QMODEL"
     msgid_prefix = b"CSQ "
 
     def queue_manager(self, tx: Transaction, system: SystemRecord) -> ObjectRecord | None:
