@@ -21,6 +21,9 @@ from . import (
     syntax,
 )
 from .builtin import settable, table_defaults
+
+# The attributes whose change looks at a queue's trigger conditions again.
+REARMING = frozenset({"TRIGGER", "TRIGTYPE", "TRIGDPTH", "TRIGMPRI", "GET", "INITQ", "PROCESS"})
 from .rules import check
 
 
@@ -62,4 +65,11 @@ def handle(ctx: Any, req: Any) -> Response:
     found.attrs = attrs
     found.altered = ctx.now
     tx.put_object(found)
+    if obj == "QLOCAL" and REARMING.intersection(given):
+        # Re-armed (TRIGGER again after a DEPTH trigger, GET enabled ...) with messages
+        # already on the queue: IBM triggers now when the conditions hold.
+        from mqtool.engine.core.triggers import look_again
+        from mqtool.engine.platforms import model
+
+        look_again(tx, ctx.session.store, ctx.clock, model("zos"), system.name, name)
     return reply(req)
