@@ -21,10 +21,10 @@ from . import (
     syntax,
 )
 from .builtin import settable, table_defaults
+from .rules import check
 
 # The attributes whose change looks at a queue's trigger conditions again.
 REARMING = frozenset({"TRIGGER", "TRIGTYPE", "TRIGDPTH", "TRIGMPRI", "GET", "INITQ", "PROCESS"})
-from .rules import check
 
 
 @active_only
