@@ -37,7 +37,8 @@ def handle(ctx: Any, req: Any) -> Response:
         model = tx.get_object(system.name, obj, like)
         if model is None:
             return not_found(req, obj, like)
-        base |= model.attrs
+        # A dynamic queue's DEFTYPE is its own: a queue defined like it is predefined.
+        base |= {key: value for key, value in model.attrs.items() if not (obj == "QLOCAL" and key == "DEFTYPE")}
     else:
         default = tx.get_object(system.name, obj, DEFAULT_OBJECTS.get(chltype if obj == "CHANNEL" else obj, ""))
         if default is not None:

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from mqtool.engine.core import mqtm
-from mqtool.engine.core.opens import open_for_input
+from mqtool.engine.core.opens import live_handles, open_for_input
 from mqtool.engine.core.reasons import MQError
 from mqtool.state import messages as runs
 
@@ -184,13 +184,19 @@ def _fire(
     options = PutOptions(persistent=False, priority=None, header=HEADER)
     try:
         _put_internal(tx, QueueHandle(store, clock, system, found.initq, model), payload, options)
-    except MQError:
-        qmgr = model.queue_manager(tx, tx.get_system(system)) if tx.get_system(system) is not None else None
+    except MQError as refused:
+        # To the dead-letter queue behind an MQDLH that says why (the initiation queue's
+        # reason code) and where it was going.
+        from mqtool.engine.channels.deadletter import DeadLetterHeader, build
+
+        record = tx.get_system(system)
+        qmgr = model.queue_manager(tx, record) if record is not None else None
         deadq = str(qmgr.attrs.get("DEADQ") or "") if qmgr is not None else ""
+        header = DeadLetterHeader(refused.reason, found.initq, system, "queue manager trigger", clock.timestamp())
         try:
-            if not deadq:
-                raise
-            _put_internal(tx, QueueHandle(store, clock, system, deadq, model), payload, options)
+            if deadq:
+                dead = PutOptions(persistent=False, priority=None)
+                _put_internal(tx, QueueHandle(store, clock, system, deadq, model), build(header) + payload, dead)
         except MQError:
             pass  # lost, as a trigger message that neither queue takes is on MQ
     now = clock.timestamp()
@@ -241,9 +247,10 @@ def look_again(
 
 
 def initq_opened(tx: Transaction, store: Store, clock: Clock, model: StorageModel, system: str, initq: str) -> int:
-    """A handle opened `initq` for input: one trigger message for each FIRST or DEPTH
-    queue it serves whose conditions hold. How many were written."""
-    if not model.process_type:
+    """A handle opened `initq` for input, the first to (a trigger monitor starting): one
+    trigger message for each FIRST or DEPTH queue it serves whose conditions hold. How
+    many were written."""
+    if not model.process_type or live_handles(tx, system, initq)[0] != 1:
         return 0
     rows = tx.conn.execute(
         "SELECT name FROM objects WHERE system = ? AND type = ? AND json_extract(attrs, '$.INITQ') = ? "
