@@ -216,7 +216,7 @@ def _zos_value(keyword: tables.KeywordSpec | None, value: Any) -> Any:
         return text
     if keyword.type == "int" and text.isdigit():
         return int(text)
-    if keyword.type == "list":
+    if keyword.type in ("list", "names"):
         return [item.strip() for item in text.split(",") if item.strip()]
     return text
 

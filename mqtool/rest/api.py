@@ -172,7 +172,7 @@ def _mqsc_value(value: Any, spec: tables.KeywordSpec | None) -> str:
         problem = f"value {value!r} is not a string, number or array"
         raise RestError(400, "MQT0362E", field="parameters", problem=problem)
     kind = spec.type if spec is not None else "text"
-    if kind in ("text", "conname") or (kind in ("name", "filter") and not _PLAIN_NAME.fullmatch(value)):
+    if kind in ("text", "conname") or (kind in ("name", "names", "filter") and not _PLAIN_NAME.fullmatch(value)):
         return _quote(value)
     if not re.fullmatch(r"[A-Za-z0-9./_%*+-]+", value):
         return _quote(value)
