@@ -109,6 +109,8 @@ def lines(tx: Transaction, system: SystemRecord, all_attributes: bool = False) -
 
     def emit(records: list[ObjectRecord]) -> None:
         for record in records:
+            if record.attrs.get("DEFTYPE") == "TEMPDYN" and record.type == "QLOCAL":
+                continue  # a temporary dynamic queue goes with the handle that made it
             base = builtin_attrs(record.type, record.name)
             if base is None:
                 base = {} if all_attributes else table_defaults(record.type)
