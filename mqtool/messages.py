@@ -956,7 +956,7 @@ CATALOGUE: dict[str, Entry] = {
         "initiation queue.",
     ),
     "MQT0772I": Entry(
-        "Program {command} for queue {qname} ended with exit status {status}",
+        "Program {command} for queue {qname} ended with exit status {code}",
         "A program the trigger monitor started has ended (a negative status is the signal that ended it).",
     ),
     "MQT0773E": Entry(

@@ -421,3 +421,28 @@ def test_the_rest_messaging_api_opens_no_model_queue(zos: Zos) -> None:
     with pytest.raises(MQError) as raised, zos.store.transaction() as tx:
         handle.open(tx)
     assert raised.value.reason == 2085
+
+
+def test_process_namelist_buffpool_and_triggers_apply_and_round_trip(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from mqtool.cli.main import main_group
+
+    def cli(state: Path, *args: str) -> Any:
+        return CliRunner().invoke(main_group, ["--state", str(state), "--clock", "2021-03-09T15:41:22Z", *args])
+
+    first, second, document = tmp_path / "one", tmp_path / "two", tmp_path / "complex.yaml"
+    setup = (
+        "DEFINE BUFFPOOL(7) BUFFERS(3000) LOCATION(ABOVE)",
+        "DEFINE PSID(07) BUFFPOOL(7)",
+        *SETUP,
+        "DEFINE NAMELIST(NL) NAMES(APP,'lower.q') NLTYPE(QUEUE)",
+    )
+    assert "ABNORMAL" not in cli(first, "--system", "CSQ1", "cmd", *setup).output
+    assert cli(first, "export", "--system", "CSQ1", "--format", "yaml", "-o", str(document)).exit_code == 0
+    applied = cli(second, "apply", str(document))
+    assert applied.exit_code == 0, applied.output
+    again = cli(second, "apply", str(document))
+    assert again.exit_code == 0 and "Nothing to change" in again.output
+    for display in ("DIS QLOCAL(APP) ALL", "DIS PROCESS(*) ALL", "DIS NAMELIST(*) ALL", "DIS USAGE"):
+        assert cli(second, "cmd", f"-CSQ1 {display}").output == cli(first, "cmd", f"-CSQ1 {display}").output

@@ -185,7 +185,7 @@ def _reap(running: list[Running]) -> None:
         status = item.process.poll()
         if status is not None:
             running.remove(item)
-            click.echo(_line("MQT0772I", command=item.command, qname=item.qname, status=status))
+            click.echo(_line("MQT0772I", command=item.command, qname=item.qname, code=status))
 
 
 def _next(
