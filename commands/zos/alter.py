@@ -68,8 +68,7 @@ def handle(ctx: Any, req: Any) -> Response:
     if obj == "QLOCAL" and REARMING.intersection(given):
         # Re-armed (TRIGGER again after a DEPTH trigger, GET enabled ...) with messages
         # already on the queue: IBM triggers now when the conditions hold.
-        from mqtool.engine.core.triggers import look_again
-        from mqtool.engine.platforms import model
+        from mqtool.engine.platforms import open_queue
 
-        look_again(tx, ctx.session.store, ctx.clock, model("zos"), system.name, name)
+        open_queue(ctx.session.store, ctx.clock, system.name, name, system.platform).rearm(tx)
     return reply(req)

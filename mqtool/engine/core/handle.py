@@ -164,11 +164,7 @@ class QueueHandle:
         self.purpose = purpose
         # A trigger monitor opening its initiation queue: the queues it serves that meet
         # their conditions trigger now.
-        if (
-            purpose != "put"
-            and not self.ledger.internal
-            and triggers.initq_opened(tx, self.store, self.clock, self.model, self.system_name, resolved.local_name)
-        ):
+        if purpose != "put" and not self.ledger.internal and triggers.initq_opened(tx, self, resolved.local_name):
             self._figures = False
         return resolved
 
@@ -187,11 +183,25 @@ class QueueHandle:
         resolved = self.resolved
         if self.purpose != "put" and resolved is not None and resolved.trigger is not None:
             # The last input handle of a FIRST or DEPTH queue closing with messages left.
-            triggers.look_again(tx, self.store, self.clock, self.model, self.system_name, resolved.local_name)
+            triggers.look_again(tx, self, resolved.local_name)
         if self.created is not None and dynamic.temporary(self.created) and not self._dropped:
             # A temporary dynamic queue goes with the handle that made it.
             dynamic.delete(tx, self.model, self.system_name, self.created.name)
             self._dropped = True
+
+    # -- what triggering uses (core/triggers.py) ------------------------------------
+    def sibling(self, queue: str) -> QueueHandle:
+        """A new handle (not yet opened) on another queue of the same system."""
+        return QueueHandle(self.store, self.clock, self.system_name, queue, self.model)
+
+    def resolve_queue(self, tx: Transaction, queue: str) -> Resolved:
+        """The resolution of a queue name of the system, in `tx`."""
+        return resolve(tx, self.system_name, queue, self.model)
+
+    def rearm(self, tx: Transaction) -> bool:
+        """An operator changed this queue's trigger attributes or GET: it triggers now
+        when its messages meet the conditions (the handle need not be open)."""
+        return triggers.look_again(tx, self, self.queue_name)
 
     def _resolve(self, tx: Transaction) -> Resolved:
         self._version = int(tx.conn.execute(_VERSION).fetchone()[0])

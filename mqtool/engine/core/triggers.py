@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from mqtool.engine.core import mqtm
 from mqtool.engine.core.opens import live_handles, open_for_input
@@ -48,10 +48,9 @@ from mqtool.state import messages as runs
 
 if TYPE_CHECKING:
     from mqtool.clock import Clock
-    from mqtool.engine.core.handle import QueueHandle
     from mqtool.engine.core.message import Resolved
     from mqtool.engine.core.model import StorageModel
-    from mqtool.state import ObjectRecord, Store, Transaction
+    from mqtool.state import ObjectRecord, Transaction
 
 FIRST, EVERY, DEPTH = "FIRST", "EVERY", "DEPTH"
 DEFAULT_TRIGINT_MS = 999_999_999
@@ -61,6 +60,20 @@ HEADER = json.dumps(
     sort_keys=True,
     separators=(",", ":"),
 )
+
+
+class Engine(Protocol):
+    """What triggering uses of the open handle it works for (a QueueHandle): the clock,
+    the platform's model, the system, a new handle on another queue of the system, and
+    the resolution of a queue name."""
+
+    clock: Clock
+    model: StorageModel
+    system_name: str
+
+    def sibling(self, queue: str) -> Any: ...
+
+    def resolve_queue(self, tx: Transaction, queue: str) -> Resolved: ...
 
 
 @dataclass
@@ -137,7 +150,7 @@ def qualifying(tx: Transaction, resolved: Resolved, mpri: int) -> int:
     return int(row[0])
 
 
-def after_put(tx: Transaction, handle: QueueHandle, resolved: Resolved, priority: int, depth_before: int) -> bool:
+def after_put(tx: Transaction, handle: Engine, resolved: Resolved, priority: int, depth_before: int) -> bool:
     """A message of `priority` was put (in `tx`) on a queue with trigger settings, which
     held `depth_before` messages before it: writes a trigger message when IBM's
     conditions are met. True when one was written (the queue's definitions may have
@@ -154,10 +167,10 @@ def after_put(tx: Transaction, handle: QueueHandle, resolved: Resolved, priority
             return False
         if open_for_input(tx, resolved.system.name, resolved.local_name):
             return False
-    return _fire(tx, handle.store, handle.clock, handle.model, resolved.system.name, found, handle.number)
+    return _fire(tx, handle, found)
 
 
-def _interval_passed(tx: Transaction, handle: QueueHandle, found: TriggerSettings) -> bool:
+def _interval_passed(tx: Transaction, handle: Engine, found: TriggerSettings) -> bool:
     """FIRST on a queue that is not empty: whether TRIGINT has passed since the queue's
     last trigger message. The time this handle knows is never later than the true one,
     so only when it says "passed" is the store asked."""
@@ -170,20 +183,18 @@ def _interval_passed(tx: Transaction, handle: QueueHandle, found: TriggerSetting
     return now >= found.last + found.interval
 
 
-def _fire(
-    tx: Transaction, store: Store, clock: Clock, model: StorageModel, system: str, found: TriggerSettings, handle: int
-) -> bool:
+def _fire(tx: Transaction, engine: Engine, found: TriggerSettings) -> bool:
     """Writes the trigger message when a trigger monitor holds the initiation queue open
     for input; records the time on the queue; DEPTH turns TRIGGER off."""
+    system, clock, model = engine.system_name, engine.clock, engine.model
     if not open_for_input(tx, system, found.initq):
         return False
-    from mqtool.engine.core.handle import QueueHandle  # the handle module imports this one
     from mqtool.engine.core.message import PutOptions
 
     payload = mqtm.pack(found.message)
     options = PutOptions(persistent=False, priority=None, header=HEADER)
     try:
-        _put_internal(tx, QueueHandle(store, clock, system, found.initq, model), payload, options)
+        _put_internal(tx, engine.sibling(found.initq), payload, options)
     except MQError as refused:
         # To the dead-letter queue behind an MQDLH that says why (the initiation queue's
         # reason code) and where it was going.
@@ -196,23 +207,23 @@ def _fire(
         try:
             if deadq:
                 dead = PutOptions(persistent=False, priority=None)
-                _put_internal(tx, QueueHandle(store, clock, system, deadq, model), build(header) + payload, dead)
+                _put_internal(tx, engine.sibling(deadq), build(header) + payload, dead)
         except MQError:
             pass  # lost, as a trigger message that neither queue takes is on MQ
     now = clock.timestamp()
     found.last = now
-    record = tx.get_object(system, model.local_type, found.queue)
-    if record is not None:
-        record.status["last_trigger"] = now
+    queue = tx.get_object(system, model.local_type, found.queue)
+    if queue is not None:
+        queue.status["last_trigger"] = now
         if found.trigtype == DEPTH:
-            record.attrs["TRIGGER"] = "NO"
-            tx.put_object(record)
+            queue.attrs["TRIGGER"] = "NO"
+            tx.put_object(queue)
         else:
-            tx.put_status(record)
+            tx.put_status(queue)
     return True
 
 
-def _put_internal(tx: Transaction, handle: QueueHandle, payload: bytes, options: Any) -> None:
+def _put_internal(tx: Transaction, handle: Any, payload: bytes, options: Any) -> None:
     """A put by the queue manager itself: not counted as an application's handle."""
     handle.ledger.make_internal()
     handle.open(tx)
@@ -222,17 +233,13 @@ def _put_internal(tx: Transaction, handle: QueueHandle, payload: bytes, options:
         handle.close(tx)
 
 
-def look_again(
-    tx: Transaction, store: Store, clock: Clock, model: StorageModel, system: str, queue: str, at_least: bool = True
-) -> bool:
+def look_again(tx: Transaction, engine: Engine, queue: str) -> bool:
     """Looks at a FIRST or DEPTH queue's conditions outside a put (its last input handle
     closed, its initiation queue was opened for input, an operator re-armed it): a
     trigger message when at least 1 (FIRST) or TRIGDPTH (DEPTH) messages of sufficient
     priority are on it and the other conditions hold. True when one was written."""
-    from mqtool.engine.core.resolve import resolve  # resolve imports this module
-
     try:
-        resolved = resolve(tx, system, queue, model)
+        resolved = engine.resolve_queue(tx, queue)
     except MQError:
         return False
     found: TriggerSettings | None = resolved.trigger
@@ -241,15 +248,16 @@ def look_again(
     count = qualifying(tx, resolved, found.mpri)
     if count < (found.depth if found.trigtype == DEPTH else 1):
         return False
-    if open_for_input(tx, system, queue):
+    if open_for_input(tx, engine.system_name, queue):
         return False
-    return _fire(tx, store, clock, model, system, found, 0)
+    return _fire(tx, engine, found)
 
 
-def initq_opened(tx: Transaction, store: Store, clock: Clock, model: StorageModel, system: str, initq: str) -> int:
+def initq_opened(tx: Transaction, engine: Engine, initq: str) -> int:
     """A handle opened `initq` for input, the first to (a trigger monitor starting): one
     trigger message for each FIRST or DEPTH queue it serves whose conditions hold. How
     many were written."""
+    model, system = engine.model, engine.system_name
     if not model.process_type or live_handles(tx, system, initq)[0] != 1:
         return 0
     rows = tx.conn.execute(
@@ -257,4 +265,4 @@ def initq_opened(tx: Transaction, store: Store, clock: Clock, model: StorageMode
         "AND json_extract(attrs, '$.TRIGGER') = 'YES' ORDER BY name",
         (system, model.local_type, initq),
     ).fetchall()
-    return sum(look_again(tx, store, clock, model, system, str(name)) for (name,) in rows)
+    return sum(look_again(tx, engine, str(name)) for (name,) in rows)
