@@ -446,3 +446,21 @@ def test_process_namelist_buffpool_and_triggers_apply_and_round_trip(tmp_path: P
     assert again.exit_code == 0 and "Nothing to change" in again.output
     for display in ("DIS QLOCAL(APP) ALL", "DIS PROCESS(*) ALL", "DIS NAMELIST(*) ALL", "DIS USAGE"):
         assert cli(second, "cmd", f"-CSQ1 {display}").output == cli(first, "cmd", f"-CSQ1 {display}").output
+
+
+def test_put_and_get_open_a_model_queue_as_mqopen_does(mq: Any) -> None:
+    mq.cmd("-CSQ1 DEFINE QMODEL(ARCH.MODEL) DEFTYPE(PERMDYN)", "-CSQ1 DEFINE QMODEL(TMP.MODEL)")
+    put = mq("put", "ARCH.MODEL", "--system", "CSQ1", "--dynamic-name", "ARCH.*", "--data", "kept", "-q")
+    assert put.exit_code == 0, put.output
+    assert (
+        "(QMODEL(ARCH.MODEL) opened dynamic queue ARCH.D962CAA972C8" in put.output and "DEFTYPE(PERMDYN)" in put.output
+    )
+    shown = mq.cmd("-CSQ1 DISPLAY QLOCAL(ARCH.*) DEFTYPE CURDEPTH")
+    assert "DEFTYPE(PERMDYN)" in shown and "CURDEPTH(1)" in shown
+    persistent = mq("put", "TMP.MODEL", "--system", "CSQ1", "--data", "x", "--persistent", "-q")
+    assert persistent.exit_code == 1 and "MQRC 2048 (MQRC_PERSISTENT_NOT_ALLOWED)" in persistent.output
+    assert "CSQM297I" in mq.cmd("-CSQ1 DISPLAY QLOCAL(CSQ.*)")  # the temporary queue went at close
+    got = mq("get", "TMP.MODEL", "--system", "CSQ1")
+    assert got.exit_code == 1 and "MQT0778I Opened TMP.MODEL for input (QMODEL(TMP.MODEL) opened dynamic" in got.output
+    bad = mq("put", "ARCH.MODEL", "--system", "CSQ1", "--dynamic-name", "A*B", "--data", "x")
+    assert bad.exit_code == 2 and "--dynamic-name A*B" in bad.output
