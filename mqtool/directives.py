@@ -45,7 +45,7 @@ DIRECTIVES: dict[str, DirectiveSpec] = {
         "mqtool.workload:do_put",
         ".put QUEUE|topic=STRING [count=N] [size=N] [pattern=xml] [persistent=yes] [seed=N] [file=PATH] [data='text']",
         "put messages, or publish them on a z/OS topic string (also priority=N msgid= correlid= expiry=30s "
-        "every=10ms syncpoint=yes retain=yes); prints a summary",
+        "every=10ms syncpoint=yes retain=yes dynamic=NAME*); prints a summary",
         (
             "count",
             "size",
@@ -62,15 +62,31 @@ DIRECTIVES: dict[str, DirectiveSpec] = {
             "syncpoint",
             "topic",
             "retain",
+            "dynamic",
         ),
         arguments="mqtool.workload:parse_put",
     ),
     "get": DirectiveSpec(
         "mqtool.workload:do_get",
         ".get QUEUE [count=N|all] [browse=yes]",
-        "get (or browse) messages (also msgid= correlid= syncpoint=no); prints a one-line summary per message",
-        ("count", "browse", "msgid", "correlid", "syncpoint"),
+        "get (or browse) messages (also msgid= correlid= syncpoint=no dynamic=NAME*); prints a one-line summary "
+        "per message",
+        ("count", "browse", "msgid", "correlid", "syncpoint", "dynamic"),
         arguments="mqtool.workload:parse_get",
+    ),
+    "open": DirectiveSpec(
+        "mqtool.workload:do_open",
+        ".open QUEUE [input|output] [dynamic=NAME*]",
+        "MQOPEN a queue and keep it open until .close (input: as a trigger monitor holds its initiation queue); "
+        "a model queue makes a dynamic queue",
+        ("dynamic",),
+        arguments="mqtool.workload:parse_open",
+    ),
+    "close": DirectiveSpec(
+        "mqtool.workload:do_close",
+        ".close QUEUE",
+        "MQCLOSE a queue that .open holds (a temporary dynamic queue is deleted)",
+        arguments="mqtool.workload:parse_close",
     ),
     "console": DirectiveSpec(
         "mqtool.workload:do_console",

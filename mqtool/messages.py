@@ -963,6 +963,78 @@ CATALOGUE: dict[str, Entry] = {
         "PAGE SET {psid} HAS REACHED THE MAXIMUM NUMBER OF EXTENTS. IT CANNOT BE EXTENDED AGAIN",
         "A page set that must grow already has 119 extents: the put fails with 2192 (console, once).",
     ),
+    # triggering, buffer pools, namelists and dynamic queues (bread-trigger): IBM's ids
+    # and texts where its catalogue gives them (CSQP002I, CSQP005I), else inferred
+    # (mqtool-zos(7) says which); then mqtool's own MQT077x ids.
+    "CSQP002I": Entry(
+        "BUFFPOOL VALUE OUT OF RANGE", "DEFINE, ALTER or DELETE BUFFPOOL(n) with n outside 0-99: nothing changes."
+    ),
+    "CSQP005I": Entry(
+        "BUFFERS VALUE OUT OF RANGE",
+        "DEFINE or ALTER BUFFPOOL with BUFFERS above 500000 and LOCATION(BELOW) (ABOVE allows 999999999).",
+    ),
+    "CSQP023I": Entry(
+        "Request completed for buffer pool {pool}, now has {buffers} buffers",
+        "Console: ALTER BUFFPOOL is done; the pool's buffers now. Wording inferred.",
+    ),
+    "CSQP024I": Entry(
+        "Request initiated for buffer pool {pool}",
+        "ALTER BUFFPOOL accepted; CSQP023I on the console says when it is done. Wording inferred.",
+    ),
+    "CSQP054I": Entry(
+        "Buffer pool {pool} is now located above the bar",
+        "Console: ALTER BUFFPOOL LOCATION(ABOVE) moved the pool to 64-bit storage. Wording inferred.",
+    ),
+    "CSQP055I": Entry(
+        "Buffer pool {pool} is now located below the bar",
+        "Console: ALTER BUFFPOOL LOCATION(BELOW) moved the pool to 31-bit storage. Wording inferred.",
+    ),
+    "CSQI065I": Entry(
+        "Buffer pool attributes ...",
+        "DISPLAY USAGE: the buffer pool report (buffers, stealable buffers, page class, location). Layout inferred.",
+    ),
+    "MQT0775E": Entry(
+        "Buffer pool {pool} is not defined", "ALTER or DELETE BUFFPOOL(n) of a pool that does not exist."
+    ),
+    "MQT0770I": Entry(
+        "Trigger monitor started on {queue} of {system}; it runs the APPLICID of each trigger message's process "
+        "(at most {limit} at once)",
+        "mqtool trigger-monitor holds the initiation queue open for input and waits for trigger messages.",
+    ),
+    "MQT0771I": Entry(
+        "Started {command} for queue {qname} (process {process}, pid {pid})",
+        "mqtool trigger-monitor started the program of a trigger message; the message is then gone from the "
+        "initiation queue.",
+    ),
+    "MQT0772I": Entry(
+        "Program {command} for queue {qname} ended with exit status {code}",
+        "A program the trigger monitor started has ended (a negative status is the signal that ended it).",
+    ),
+    "MQT0773E": Entry(
+        "Cannot start {command} for queue {qname}: {reason}; the trigger message goes to {deadq}",
+        "The program of a trigger message could not be started; the message is put on the dead-letter queue "
+        "(or, without one, dropped), as runmqtrm does.",
+    ),
+    "MQT0774E": Entry(
+        "A message on {queue} is not a trigger message ({reason}); it goes to {deadq}",
+        "The trigger monitor got a message that is no MQTM of version 1.",
+    ),
+    "MQT0776I": Entry(
+        "Trigger monitor on {queue} ended: {reason}",
+        "mqtool trigger-monitor stopped (Ctrl-C, SIGTERM, the queue manager stopped); programs still running are "
+        "left to finish.",
+    ),
+    "MQT0777E": Entry(
+        "Trigger monitor cannot open {queue} of {system}: {reason}",
+        "mqtool trigger-monitor could not open the initiation queue for input (it does not exist, is not local, "
+        "or the queue manager is stopped).",
+    ),
+    "MQT0778I": Entry(
+        "Opened {queue} for {purpose}{route}",
+        ".open: the queue is open (IPPROCS or OPPROCS count it) until .close or the end of the process; a "
+        "model queue's name made a dynamic queue, named here.",
+    ),
+    "MQT0779I": Entry("Closed {queue}{route}", ".close: the queue is closed (a temporary dynamic queue is gone)."),
     "CSQY003I": Entry("QUEUE MANAGER IS ALREADY ACTIVE", "START QMGR while the queue manager runs."),
     "CSQY022I": Entry("QUEUE MANAGER INITIALIZATION COMPLETE", "START QMGR: the queue manager is ready."),
 }

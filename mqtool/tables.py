@@ -48,7 +48,7 @@ class KeywordSpec:
     """One keyword of one object type."""
 
     name: str
-    type: str  # int, enum, list, name, text, conname, flag, filter
+    type: str  # int, enum, list, names, name, text, conname, flag, switch, filter
     help: str = ""
     abbrev: tuple[str, ...] = ()
     values: tuple[str, ...] = ()  # enum/list values, canonical spelling
@@ -74,6 +74,8 @@ class KeywordSpec:
             return ", ".join(self.values)
         if self.type in ("name", "text", "conname"):
             return f"up to {self.max} characters" if self.max is not None else "text"
+        if self.type == "names":
+            return f"up to {self.max_items} names of up to {self.max} characters"
         if self.type == "filter":
             return "attribute operator value, operators " + " ".join(FILTER_OPERATORS)
         return "no value"
@@ -365,16 +367,19 @@ _CONNAME = re.compile(r"^[A-Za-z0-9.\-:]+(\([0-9]{1,5}\))?$")
 
 def convert(spec: KeywordSpec, raw: str | list[str] | None) -> tuple[Any, ValidationError | None]:
     """Converts the text of one keyword's value to its typed value."""
-    if spec.type == "flag":
+    if spec.type in ("flag", "switch"):
+        # a switch (TRIGGER/NOTRIGGER) is a stored attribute, YES or NO (its negation)
         if raw is not None and raw != "":
             return None, ValidationError("bad_value", spec.name, str(raw), "no value")
-        return True, None
+        return ("YES" if spec.type == "switch" else True), None
     if raw is None:
         return None, ValidationError("bad_value", spec.name, "", spec.describe_values())
     items = raw if isinstance(raw, list) else [raw]
     if spec.type == "filter":
         # The words as typed (unquoted ones upper-cased); the DISPLAY handler reads them.
         return list(items), None
+    if spec.type == "names":
+        return _names(spec, items)
     if spec.type == "list":
         out: list[str] = []
         for item in items:
@@ -426,3 +431,20 @@ def convert(spec: KeywordSpec, raw: str | list[str] | None) -> tuple[Any, Valida
     if spec.max is not None and len(text) > spec.max:
         return None, ValidationError("bad_value", spec.name, text, spec.describe_values())
     return text, None
+
+
+def _names(spec: KeywordSpec, items: list[str]) -> tuple[Any, ValidationError | None]:
+    """A list of object names (NAMELIST NAMES): each a valid MQ name, at most
+    `max_items`; NAMES() or NAMES(' ') is the empty list."""
+    rule = NameRule(max=spec.max or 48)
+    names: list[str] = []
+    for item in items:
+        if item.strip() == "":
+            continue
+        reason = check_name(rule, item, generic_ok=False)
+        if reason:
+            return None, ValidationError("bad_value", spec.name, item, spec.describe_values(), reason)
+        names.append(item)
+    if spec.max_items is not None and len(names) > spec.max_items:
+        return None, ValidationError("bad_value", spec.name, f"{len(names)} names", f"at most {spec.max_items} names")
+    return names, None

@@ -95,7 +95,7 @@ def validate(table: Table, command: Command) -> Request | ValidationError:
         if spec.negation and param.keyword == spec.negation:
             if param.value is not None:
                 return ValidationError("bad_value", param.keyword, str(param.value), "no value")
-            request.params[spec.name] = False
+            request.params[spec.name] = "NO" if spec.type == "switch" else False
         else:
             value, error = convert(spec, param.value)
             if error is not None:

@@ -10,8 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mqtool.clock import ClockError, parse_duration
+from mqtool.clock import Clock, ClockError, parse_duration
 from mqtool.engine import payload as payload_module
+from mqtool.engine.core import mqtm
+from mqtool.engine.core.dynamic import DEFAULT_DYNAMIC_NAME, dynamic_name
 from mqtool.engine.core.handle import QueueHandle
 from mqtool.engine.core.message import (
     Message,
@@ -36,6 +38,7 @@ if TYPE_CHECKING:
     from mqtool.session import Session
     from mqtool.state import SystemRecord, Transaction
 
+_NO_CLOCK = Clock(frozen_at=None)  # checks a DynamicQName's form (its time part is not used)
 DEFAULT_SIZE = 1024  # generated payloads when no size is given
 PREVIEW = 40  # characters of a text payload shown by .get
 # How MQT0152W ends: why a put stopped before its last message.
@@ -131,6 +134,10 @@ def route(handle: QueueHandle) -> str:
     ` (QR-X via transmission queue Y)`, ` (QALIAS(A) resolved to T)`."""
     resolved = handle.resolved
     model = handle.model
+    made = handle.created
+    if made is not None:
+        template = model.object_name(model.model_type, str(made.status.get("model", "")))
+        return f" ({template} opened dynamic queue {made.name}, DEFTYPE({made.attrs.get('DEFTYPE')}))"
     if resolved is None or resolved.opened.type == model.local_type:
         return ""
     target = resolved.local.name
@@ -263,6 +270,7 @@ class PutRequest:
     syncpoint: bool  # all the messages in one unit of work
     topic: str | None = None  # publish on this topic string instead of putting to `queue`
     retain: bool = False  # with topic: the retained publication
+    dynamic: str = DEFAULT_DYNAMIC_NAME  # DynamicQName, when the queue is a model queue
 
 
 def parse_put(directive: Directive) -> PutRequest:
@@ -306,6 +314,7 @@ def parse_put(directive: Directive) -> PutRequest:
         bool(_yes_no(directive, "syncpoint")),
         topic,
         retain,
+        _dynamic(directive),
     )
 
 
@@ -317,6 +326,23 @@ def publication_fields(topic: str, messages: int, copies: int, retain: bool) -> 
         "copies": "1 copy" if copies == 1 else f"{copies} copies",
         "retained": "; the last is the retained publication" if retain and messages else "",
     }
+
+
+def _dynamic(directive: Directive) -> str:
+    """The DynamicQName of `dynamic=` (a name, or a prefix ending in *) for a model
+    queue's MQOPEN; CSQ.* when not given (the z/OS default)."""
+    text = directive.options.get("dynamic", DEFAULT_DYNAMIC_NAME).strip()
+    try:
+        dynamic_name(text, _NO_CLOCK, 0)
+    except MQError as error:
+        raise WorkloadError(f"dynamic={text}: {error.detail}") from None
+    return text
+
+
+def is_model(tx: Transaction, system: SystemRecord, queue: str) -> bool:
+    """Whether `queue` names a model queue of the system (an MQOPEN makes a dynamic queue)."""
+    kind = model(system.platform).model_type
+    return bool(kind) and tx.get_object(system.name, kind, queue) is not None
 
 
 def define_command(system: SystemRecord, queue: str) -> str:
@@ -346,7 +372,8 @@ def do_put(session: Session, directive: Directive, current: SystemRecord | None)
         largest = spec.largest()  # an unreadable file is a usage error before anything is put
     except WorkloadError as error:
         return _usage(directive, str(error))
-    # MAXMSGL is checked before a payload is made or read.
+    # MAXMSGL is checked before a payload is made or read (a model queue's MQOPEN makes
+    # the queue first: the put checks it).
     handle: Any
     try:
         if request.topic is not None:
@@ -354,10 +381,12 @@ def do_put(session: Session, directive: Directive, current: SystemRecord | None)
                                 request.retain)  # fmt: skip
         else:
             with session.store.transaction(write=False) as tx:
-                resolved = resolve(tx, system.name, queue, model(system.platform))
-            if largest is not None and not resolved.put_error:
-                check_length(resolved, largest)
+                if not is_model(tx, system, queue):
+                    resolved = resolve(tx, system.name, queue, model(system.platform))
+                    if largest is not None and not resolved.put_error:
+                        check_length(resolved, largest)
             handle = open_queue(session.store, session.clock, system.name, queue, system.platform)
+            handle.dynamic_name = request.dynamic
     except NoPubSub as error:
         response = Response(status=FAILED)
         response.add("MQT0120E", action="Put to", queue=queue, reason=str(error))
@@ -453,10 +482,13 @@ def get_line(verb: str, queue: str, number: int, message: Message) -> dict[str, 
     if message.codec:
         stored = f" (stored {message.stored}, inflated in {message.inflated})"
     data = ", binary"
+    trigger = trigger_preview(message)
     try:
-        text = message.payload.decode("utf-8")
+        text = None if trigger else message.payload.decode("utf-8")
     except UnicodeDecodeError:
         text = None
+    if trigger:
+        data = trigger
     if text is not None:
         # Line ends and tabs show as blanks; any other control character makes it binary.
         head = text[:PREVIEW].translate(_BLANKS)
@@ -476,6 +508,26 @@ def get_line(verb: str, queue: str, number: int, message: Message) -> dict[str, 
     }
 
 
+def trigger_preview(message: Message) -> str:
+    """`, trigger message: ...` with the MQTM's fields, for a message whose format is
+    MQFMT_TRIGGER; "" for any other message."""
+    if message.header.get("format") != mqtm.MQFMT_TRIGGER:
+        return ""
+    try:
+        fields = mqtm.unpack(
+            message.payload,
+            int(message.header.get("ccsid", mqtm.ZOS_CCSID)),
+            int(message.header.get("encoding", mqtm.ZOS_ENCODING)),
+        )
+    except (TypeError, ValueError) as error:
+        return f", trigger message that does not read: {error}"
+    return (
+        f", trigger message: QName {fields.qname}, ProcessName {fields.process or '(blank)'}, "
+        f"TriggerData '{fields.trigger_data}', ApplType {fields.appl_type}, ApplId '{fields.appl_id}', "
+        f"EnvData '{fields.env_data}', UserData '{fields.user_data}'"
+    )
+
+
 @dataclass
 class GetRequest:
     """The arguments of a `.get`, as read by `parse_get`."""
@@ -485,6 +537,7 @@ class GetRequest:
     browse: bool
     selector: Selector
     syncpoint: bool
+    dynamic: str = DEFAULT_DYNAMIC_NAME  # DynamicQName, when the queue is a model queue
 
 
 def parse_get(directive: Directive) -> GetRequest:
@@ -502,6 +555,7 @@ def parse_get(directive: Directive) -> GetRequest:
         bool(_yes_no(directive, "browse")),
         Selector(msgid, correlid),
         True if syncpoint is None else syncpoint,
+        _dynamic(directive),
     )
 
 
@@ -519,6 +573,7 @@ def do_get(session: Session, directive: Directive, current: SystemRecord | None)
     queue, count, browse = request.queue, request.count, request.browse
     verb = "Browsed" if browse else "Got"
     handle = open_queue(session.store, session.clock, system.name, queue, system.platform)
+    handle.dynamic_name = request.dynamic
     response = Response()
     emit = session.emit
     number = [0]
@@ -544,6 +599,89 @@ def do_get(session: Session, directive: Directive, current: SystemRecord | None)
     elif result.count < count:
         response.status = FAILED
         response.add("MQT0120E", action=action, queue=queue, reason=describe(NO_MSG_AVAILABLE))
+    return response
+
+
+# -- .open and .close: handles held across commands -------------------------------------
+OPEN_PURPOSES = {"input": "get", "output": "put"}
+
+
+@dataclass
+class OpenRequest:
+    queue: str
+    purpose: str  # "get" (input) or "put" (output)
+    dynamic: str
+
+
+def parse_open(directive: Directive) -> OpenRequest:
+    """Reads the arguments of `.open QUEUE [input|output] [dynamic=NAME*]`."""
+    if not 1 <= len(directive.args) <= 2:
+        raise WorkloadError("usage: .open QUEUE [input|output] [dynamic=NAME*]")
+    word = directive.args[1].lower() if len(directive.args) == 2 else "input"
+    if word not in OPEN_PURPOSES:
+        raise WorkloadError(f"{directive.args[1]}: input or output")
+    return OpenRequest(directive.args[0].upper(), OPEN_PURPOSES[word], _dynamic(directive))
+
+
+def parse_close(directive: Directive) -> str:
+    if len(directive.args) != 1:
+        raise WorkloadError("usage: .close QUEUE")
+    return directive.args[0].upper()
+
+
+def _held(session: Session) -> dict[tuple[str, str], QueueHandle]:
+    held: dict[tuple[str, str], QueueHandle] = session.state.setdefault("open_handles", {})
+    return held
+
+
+def do_open(session: Session, directive: Directive, current: SystemRecord | None) -> Response:
+    """`.open QUEUE [input|output] [dynamic=NAME*]`: an MQOPEN that stays open until
+    `.close QUEUE` or the end of the mqtool process (a trigger monitor's hold on its
+    initiation queue, an application's input handle; a model queue's name makes a
+    dynamic queue)."""
+    system = _engine_system(session, directive, current)
+    if isinstance(system, Response):
+        return system
+    try:
+        request = parse_open(directive)
+    except WorkloadError as error:
+        return _usage(directive, str(error))
+    held = _held(session)
+    if (system.name, request.queue) in held:
+        return _usage(directive, f"{request.queue} is open already (.close {request.queue} first)")
+    handle = open_queue(session.store, session.clock, system.name, request.queue, system.platform)
+    handle.dynamic_name = request.dynamic
+    response = Response()
+    try:
+        with session.store.transaction() as tx:
+            handle.open(tx, request.purpose)
+    except MQError as error:
+        response.status = FAILED
+        _refusal(response, "Open of", request.queue, system, error)
+        return response
+    held[(system.name, request.queue)] = handle
+    purpose = "input" if request.purpose == "get" else "output"
+    response.add("MQT0778I", queue=request.queue, purpose=purpose, route=route(handle))
+    return response
+
+
+def do_close(session: Session, directive: Directive, current: SystemRecord | None) -> Response:
+    """`.close QUEUE`: MQCLOSE of a queue `.open` holds (a temporary dynamic queue is
+    deleted; the last input handle of a triggered queue looks at its trigger again)."""
+    system = _engine_system(session, directive, current)
+    if isinstance(system, Response):
+        return system
+    try:
+        queue = parse_close(directive)
+    except WorkloadError as error:
+        return _usage(directive, str(error))
+    handle = _held(session).pop((system.name, queue), None)
+    if handle is None:
+        return _usage(directive, f"{queue} is not open (.open {queue} opens it)")
+    with session.store.transaction() as tx:
+        handle.close(tx)
+    response = Response()
+    response.add("MQT0779I", queue=queue, route=route(handle))
     return response
 
 

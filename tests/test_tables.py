@@ -16,7 +16,7 @@ from mqtool.parse.command import Command, Param
 from mqtool.tables import KeywordSpec, NameRule, ValidationError, check_name, convert
 from mqtool.validate import Request, validate
 
-TYPES = {"int", "enum", "list", "name", "text", "conname", "flag", "filter"}
+TYPES = {"int", "enum", "list", "names", "name", "text", "conname", "flag", "switch", "filter"}
 
 
 @pytest.fixture(params=tables.DIALECTS)
@@ -102,6 +102,9 @@ def test_defaults_pass_their_own_checks(table: tables.Table) -> None:
         for spec in obj.keywords.values():
             default = spec.default
             if default is None or spec.type == "flag":
+                continue
+            if spec.type == "switch":  # TRIGGER/NOTRIGGER: stored as True or False
+                assert default in ("YES", "NO"), f"{table.dialect} {obj.name} {spec.name}"
                 continue
             where = f"{table.dialect} {obj.name} {spec.name} default {default!r}"
             if isinstance(default, str) and default.startswith("="):

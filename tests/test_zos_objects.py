@@ -83,7 +83,7 @@ def test_display_all_for_a_name_identity_for_a_generic_name(mq: Any) -> None:
     specific = zos(mq, "DIS QL(ONE)").splitlines()
     generic = zos(mq, "DIS QL(ON*)").splitlines()
     every = zos(mq, "DIS QL(ON*) ALL").splitlines()
-    assert len(specific) == 28 and specific[2:5] == ["QUEUE(ONE)", "TYPE(QLOCAL)", "QSGDISP(QMGR)"]
+    assert len(specific) == 37 and specific[2:5] == ["QUEUE(ONE)", "TYPE(QLOCAL)", "QSGDISP(QMGR)"]
     assert generic[2:6] == ["QUEUE(ONE)", "TYPE(QLOCAL)", "QSGDISP(QMGR)", "END QLOCAL DETAILS"]
     assert every == specific
 

@@ -206,6 +206,8 @@ def test_the_keyword_table_has_where_for_completion_and_help(zos: MQ) -> None:
         "SUB",
         "TPSTATUS",
         "SBSTATUS",
+        "PROCESS",
+        "NAMELIST",
     ]
     spec = table.objects["QLOCAL"].keywords["WHERE"]
     assert spec.verbs == ("DISPLAY",) and not spec.display

@@ -10,6 +10,7 @@ from mqtool.response import Response
 from . import (
     RC_WRONG_TYPE,
     active_only,
+    buffpools,
     find_named,
     manager,
     not_found,
@@ -23,6 +24,9 @@ from . import (
 from .builtin import settable, table_defaults
 from .rules import check
 
+# The attributes whose change looks at a queue's trigger conditions again.
+REARMING = frozenset({"TRIGGER", "TRIGTYPE", "TRIGDPTH", "TRIGMPRI", "GET", "INITQ", "PROCESS"})
+
 
 @active_only
 def handle(ctx: Any, req: Any) -> Response:
@@ -30,6 +34,8 @@ def handle(ctx: Any, req: Any) -> Response:
     tx, system = ctx.tx, ctx.system
     if obj == "PSID":
         return pagesets.alter(ctx, req)
+    if obj == "BUFFPOOL":
+        return buffpools.alter(ctx, req)
     given = {key: value for key, value in req.params.items() if key in settable(obj)}
     if obj == "QMGR":
         record = manager(tx, system, ctx.now)
@@ -61,4 +67,10 @@ def handle(ctx: Any, req: Any) -> Response:
     found.altered = ctx.now
     pubsub.altered(found, given, ctx.now)
     tx.put_object(found)
+    if obj == "QLOCAL" and REARMING.intersection(given):
+        # Re-armed (TRIGGER again after a DEPTH trigger, GET enabled ...) with messages
+        # already on the queue: IBM triggers now when the conditions hold.
+        from mqtool.engine.platforms import open_queue
+
+        open_queue(ctx.session.store, ctx.clock, system.name, name, system.platform).rearm(tx)
     return reply(req)

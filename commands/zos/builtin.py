@@ -15,6 +15,12 @@ from . import table
 # default objects keep the table's defaults, so that a DEFINE without LIKE on a new queue
 # manager gives exactly the table's defaults (export relies on it).
 BUILTINS: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    # Buffer pools 0-3 with the keyword table's defaults (BUFFERS(1000) LOCATION(BELOW)
+    # PAGECLAS(4KB)), one for each built-in page set.
+    ("BUFFPOOL", "0", {}),
+    ("BUFFPOOL", "1", {}),
+    ("BUFFPOOL", "2", {}),
+    ("BUFFPOOL", "3", {}),
     # Page sets 0-3, as the CSQ4PAGE sample sizes them (100 cylinders each), each in the
     # buffer pool of its own number.
     ("PSID", "0", {"BUFFPOOL": 0}),

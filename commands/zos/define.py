@@ -9,7 +9,7 @@ from typing import Any
 from mqtool.response import Response
 from mqtool.state import ObjectRecord
 
-from . import RC_EXISTS, RC_WRONG_TYPE, active_only, find_named, not_found, pagesets, pubsub, refuse, reply
+from . import RC_EXISTS, RC_WRONG_TYPE, active_only, buffpools, find_named, not_found, pagesets, pubsub, refuse, reply
 from .builtin import DEFAULT_OBJECTS, settable, table_defaults
 from .rules import check
 
@@ -19,6 +19,8 @@ def handle(ctx: Any, req: Any) -> Response:
     obj = req.object.name
     if obj == "PSID":
         return pagesets.define(ctx, req)
+    if obj == "BUFFPOOL":
+        return buffpools.define(ctx, req)
     name, tx, system = req.name, ctx.tx, ctx.system
     existing = find_named(tx, system, obj, name)
     if existing is not None and existing.type != obj:
@@ -35,7 +37,8 @@ def handle(ctx: Any, req: Any) -> Response:
         model = tx.get_object(system.name, obj, like)
         if model is None:
             return not_found(req, obj, like)
-        base |= model.attrs
+        # A dynamic queue's DEFTYPE is its own: a queue defined like it is predefined.
+        base |= {key: value for key, value in model.attrs.items() if not (obj == "QLOCAL" and key == "DEFTYPE")}
     else:
         default = tx.get_object(system.name, obj, DEFAULT_OBJECTS.get(chltype if obj == "CHANNEL" else obj, ""))
         if default is not None:

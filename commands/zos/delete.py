@@ -14,6 +14,7 @@ from . import (
     RC_NOT_EMPTY,
     RC_WRONG_TYPE,
     active_only,
+    buffpools,
     find_named,
     not_found,
     pagesets,
@@ -34,6 +35,8 @@ def handle(ctx: Any, req: Any) -> Response:
         return pagesets.delete(ctx, req)
     if obj == "SUB":
         return pubsub.delete_sub(ctx, req)
+    if obj == "BUFFPOOL":
+        return buffpools.delete(ctx, req)
     name, tx, system = req.name, ctx.tx, ctx.system
     record = find_named(tx, system, obj, name)
     if record is None:

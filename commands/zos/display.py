@@ -168,6 +168,10 @@ def _attributes(ctx: Any, obj: str, record: ObjectRecord, selected: set[str] | N
             value = values[keyword.name]
         else:
             value = record.attrs.get(keyword.name, keyword.default)
+        if keyword.type == "switch":
+            # TRIGGER or NOTRIGGER: the word alone, as z/OS shows a switch
+            lines.append((keyword.name if value == "YES" else str(keyword.negation), None))
+            continue
         lines.append((keyword.name, None if value is None and obj == "CHSTATUS" else value_text(value)))
     return lines
 
@@ -192,6 +196,9 @@ def _computed(ctx: Any, obj: str, record: ObjectRecord) -> dict[str, Any]:
     elif record.type == "QLOCAL":
         values |= {"CURDEPTH": queue_depth(ctx.tx, system, record.name)}
         values |= _handles(ctx, record)
+        values["DEFTYPE"] = record.attrs.get("DEFTYPE") or "PREDEFINED"  # dynamic queues keep their model's
+    elif record.type == "NAMELIST":
+        values["NAMCOUNT"] = len(record.attrs.get("NAMES") or [])
     return values
 
 

@@ -24,6 +24,7 @@ from .builtin import BUILTINS, DEFAULT_OBJECTS, builtin_attrs, settable, table_d
 _PLAIN_NAME = re.compile(r"^[A-Z0-9./_%]+$")
 QUEUE_ORDER = ("QLOCAL", "QMODEL", "QALIAS", "QREMOTE")
 NEVER_WRITTEN = ("QSGDISP",)  # always QMGR here
+NUMBERED = ("PSID", "BUFFPOOL")  # objects named by a number, written with two digits
 
 
 def quote(text: str) -> str:
@@ -34,6 +35,8 @@ def value_syntax(obj: str, keyword: str, value: Any) -> str:
     """A value as MQSC takes it back: text and addresses quoted, names quoted when they
     are not plain upper case, lists with commas."""
     spec = object_spec(obj).keywords[keyword]
+    if spec.type == "names":
+        return ",".join(v if _PLAIN_NAME.match(str(v)) else quote(str(v)) for v in value) or "' '"
     if isinstance(value, (list, tuple)):
         return ",".join(str(v) for v in value)
     text = str(value)
@@ -44,8 +47,16 @@ def value_syntax(obj: str, keyword: str, value: Any) -> str:
     return text
 
 
+def keyword_syntax(obj: str, keyword: str, value: Any) -> str:
+    """`KEYWORD(value)`, or for a switch the word alone (TRIGGER, NOTRIGGER)."""
+    spec = object_spec(obj).keywords[keyword]
+    if spec.type == "switch":
+        return keyword if value == "YES" else str(spec.negation)
+    return f"{keyword}({value_syntax(obj, keyword, value)})"
+
+
 def _name(obj: str, name: str) -> str:
-    if obj == "PSID":
+    if obj in NUMBERED:
         return f"{int(name):02d}"
     return name if _PLAIN_NAME.match(name) else quote(name)
 
@@ -62,7 +73,7 @@ def _changes(obj: str, attrs: dict[str, Any], base: dict[str, Any]) -> list[str]
         if keyword in NEVER_WRITTEN or keyword == "CHLTYPE" or not _applies(obj, keyword, attrs):
             continue
         if keyword in attrs and attrs[keyword] != base.get(keyword):
-            out.append(f"{keyword}({value_syntax(obj, keyword, attrs[keyword])})")
+            out.append(keyword_syntax(obj, keyword, attrs[keyword]))
     return out
 
 
@@ -90,7 +101,7 @@ def lines(tx: Transaction, system: SystemRecord, all_attributes: bool = False) -
     default_objects = set(DEFAULT_OBJECTS.values())
     present = {
         (r.type, r.name): r
-        for type_ in (*QUEUE_TYPES, "CHANNEL", "STGCLASS", "PSID", "TOPIC", "SUB")
+        for type_ in (*QUEUE_TYPES, "CHANNEL", "STGCLASS", "PSID", "BUFFPOOL", "PROCESS", "NAMELIST", "TOPIC", "SUB")
         for r in tx.objects(system.name, type_)
         if not r.name.startswith("SYSTEM.MANAGED.")  # a managed subscription's queue: DEFINE SUB makes it
     }
@@ -99,6 +110,8 @@ def lines(tx: Transaction, system: SystemRecord, all_attributes: bool = False) -
 
     def emit(records: list[ObjectRecord]) -> None:
         for record in records:
+            if record.attrs.get("DEFTYPE") == "TEMPDYN" and record.type == "QLOCAL":
+                continue  # a temporary dynamic queue goes with the handle that made it
             base = builtin_attrs(record.type, record.name)
             if base is None:
                 base = {} if all_attributes else table_defaults(record.type)
@@ -115,7 +128,7 @@ def lines(tx: Transaction, system: SystemRecord, all_attributes: bool = False) -
 
     def of_type(type_: str) -> list[ObjectRecord]:
         found = [r for (t, _), r in present.items() if t == type_]
-        return sorted(found, key=lambda r: int(r.name) if type_ == "PSID" else r.name)
+        return sorted(found, key=lambda r: int(r.name) if type_ in NUMBERED else r.name)
 
     def deleted(types: tuple[str, ...]) -> None:
         """DELETE for the built-in objects of these types that are gone."""
@@ -124,8 +137,11 @@ def lines(tx: Transaction, system: SystemRecord, all_attributes: bool = False) -
                 if builtin_type == type_ and (type_, name) not in present:
                     out.append(command(cpf, "DELETE", ObjectRecord(system.name, type_, name, dict(attrs)), []))
 
+    emit(of_type("BUFFPOOL"))  # page sets name their buffer pools
     emit(of_type("PSID"))
     emit(of_type("STGCLASS"))
+    emit(of_type("PROCESS"))  # before the queues that name them
+    emit(of_type("NAMELIST"))
     qmgr_changes = _changes("QMGR", qmgr.attrs, {} if all_attributes else table_defaults("QMGR"))
     if qmgr_changes:
         out.append(command(cpf, "ALTER", qmgr, qmgr_changes))
@@ -141,7 +157,7 @@ def lines(tx: Transaction, system: SystemRecord, all_attributes: bool = False) -
     out += late
     # A storage class goes once no queue (default objects included) names it, a page set
     # once no storage class does.
-    deleted(("STGCLASS", "PSID"))
+    deleted(("STGCLASS", "PSID", "BUFFPOOL"))
     out += [ExportLine(note) for note in _runtime_note(qmgr)]
     return out
 

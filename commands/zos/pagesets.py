@@ -13,13 +13,22 @@ from __future__ import annotations
 from typing import Any
 
 from mqtool.engine.zos import log as zlog
-from mqtool.engine.zos.pages import MESSAGE_OVERHEAD, OBJECT_PAGES, PAGE, DamagedPageSet, pageset_pages, queue_psid
+from mqtool.engine.zos.pages import (
+    DEFINITIONS,
+    MESSAGE_OVERHEAD,
+    OBJECT_PAGES,
+    PAGE,
+    DamagedPageSet,
+    pageset_pages,
+    queue_psid,
+)
 from mqtool.response import NO_CSECT, Response
 from mqtool.state import ObjectRecord, SystemRecord, Transaction
 
 from . import (
     RC_EXISTS,
     RC_IN_USE,
+    buffpools,
     not_found,
     refuse,
     reply,
@@ -48,7 +57,7 @@ def usage(tx: Transaction, system: SystemRecord) -> dict[int, dict[str, int]]:
         entry = out.setdefault(psid, {"persistent": 0, "nonpersistent": 0})
         entry["persistent" if persistent else "nonpersistent"] += int(pages)
     # Page set 0 holds the object definitions: persistent pages too (engine/zos/pages.py).
-    objects = tx.conn.execute("SELECT count(*) FROM objects WHERE system = ?", (system.name,)).fetchone()[0]
+    objects = tx.conn.execute("SELECT " + DEFINITIONS.format("?"), (system.name,)).fetchone()[0]
     out.setdefault(0, {"persistent": 0, "nonpersistent": 0})["persistent"] += OBJECT_PAGES * int(objects)
     return out
 
@@ -63,6 +72,16 @@ def _bad_psid(req: Any) -> Response:
     return syntax(req, "CSQ9030E", keyword="PSID", value=req.name, allowed="0-99")
 
 
+def _pool_check(ctx: Any, req: Any, attrs: dict[str, Any]) -> Response | None:
+    """A page set names a buffer pool that is defined (buffpools.py)."""
+    if "BUFFPOOL" not in attrs:
+        return None
+    pool = int(attrs["BUFFPOOL"])
+    if not buffpools.pool_defined(ctx.tx, ctx.system, pool):
+        return rule(req, "BUFFPOOL", pool, f"BUFFER POOL {pool} IS NOT DEFINED (DEFINE BUFFPOOL({pool}) FIRST)")
+    return None
+
+
 def define(ctx: Any, req: Any) -> Response:
     psid = parse_psid(req.name)
     if psid is None:
@@ -71,6 +90,9 @@ def define(ctx: Any, req: Any) -> Response:
     if tx.get_object(system.name, "PSID", str(psid)) is not None:
         return refuse(req, "CSQM095I", RC_EXISTS, objtype="PSID", name=f"{psid:02d}")
     attrs = table_defaults("PSID") | {k: v for k, v in req.params.items()}
+    problem = _pool_check(ctx, req, attrs)
+    if problem is not None:
+        return problem
     tx.put_object(ObjectRecord(system.name, "PSID", str(psid), attrs, {}, ctx.now, ctx.now))
     return reply(req)
 
@@ -83,6 +105,9 @@ def alter(ctx: Any, req: Any) -> Response:
     record = tx.get_object(system.name, "PSID", str(psid))
     if record is None:
         return not_found(req, "PSID", f"{psid:02d}")
+    problem = _pool_check(ctx, req, req.params)
+    if problem is not None:
+        return problem
     if "PAGES" in req.params:
         used = sum(usage(tx, system).get(psid, {}).values())
         if int(req.params["PAGES"]) < used:
@@ -148,6 +173,13 @@ def display_usage(ctx: Any, req: Any) -> Response:
         lines.append("End of page set report")
         report = result.add("CSQI010I", csect=NO_CSECT)
         report.lines = lines
+        only = None
+        if wanted != "*":
+            record = records.get(int(wanted))
+            only = int(record.attrs.get("BUFFPOOL", 0)) if record is not None else None
+        if wanted == "*" or only is not None:
+            pools = result.add("CSQI065I", csect=NO_CSECT)
+            pools.lines = buffpools.report(tx, system, used, only)
     if kind in ("DATASET", "ALL"):
         restart = zlog.position(tx, system.name).restart_rba
         result.add("CSQI024I", rba=zlog.rba_text(restart))

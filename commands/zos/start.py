@@ -26,6 +26,11 @@ def handle(ctx: Any, req: Any) -> Response:
         result.messages[0].csect = NO_CSECT
         return result
     tx.conn.execute("DELETE FROM messages WHERE system = ? AND persistent = 0", (system.name,))
+    # Temporary dynamic queues of processes that have ended go at restart, as on z/OS.
+    from mqtool.engine.core.dynamic import remove_orphans
+    from mqtool.engine.platforms import model
+
+    remove_orphans(tx, model("zos"), system.name)
     record.status["state"] = "STARTED"
     result = reply(req)
     result.add("CSQY001I", csect=NO_CSECT, zparm=str(system.attrs.get("zparm", "CSQZPARM")))

@@ -80,22 +80,38 @@ ZTPF = Dialect(
 ZOS = Dialect(
     platform="zos",
     table_name="zos",
-    order=("PSID", "STGCLASS", "QMGR", "QLOCAL", "QMODEL", "QREMOTE", "QALIAS", "CHANNEL", "TOPIC", "SUB"),
+    order=(
+        "BUFFPOOL",
+        "PSID",
+        "STGCLASS",
+        "PROCESS",
+        "NAMELIST",
+        "QMGR",
+        "QLOCAL",
+        "QMODEL",
+        "QREMOTE",
+        "QALIAS",
+        "CHANNEL",
+        "TOPIC",
+        "SUB",
+    ),
     queues=("QLOCAL", "QMODEL", "QALIAS", "QREMOTE"),
     references={
         "QMGR": (("DEADQ", "QUEUE"), ("DEFXMITQ", "QUEUE")),
-        "QLOCAL": (("STGCLASS", "STGCLASS"), ("STREAMQ", "QUEUE")),
-        "QMODEL": (("STGCLASS", "STGCLASS"), ("STREAMQ", "QUEUE")),
+        "QLOCAL": (("STGCLASS", "STGCLASS"), ("STREAMQ", "QUEUE"), ("INITQ", "QUEUE"), ("PROCESS", "PROCESS")),
+        "QMODEL": (("STGCLASS", "STGCLASS"), ("STREAMQ", "QUEUE"), ("INITQ", "QUEUE"), ("PROCESS", "PROCESS")),
         "QALIAS": (("TARGET", "QUEUE"),),
         "QREMOTE": (("XMITQ", "QUEUE"),),
         "CHANNEL": (("XMITQ", "QUEUE"),),
         "STGCLASS": (("PSID", "PSID"),),
         "TOPIC": (("MDURMDL", "QUEUE"), ("MNDURMDL", "QUEUE")),
         "SUB": (("DEST", "QUEUE"), ("TOPICOBJ", "TOPIC")),
+        "PSID": (("BUFFPOOL", "BUFFPOOL"),),
     },
     local="QLOCAL",
 )
 DIALECTS = {"ztpf": ZTPF, "zos": ZOS}
+NUMBERED = ("PSID", "BUFFPOOL")  # objects named by a number (page sets, buffer pools)
 
 
 # -- the plan ---------------------------------------------------------------------------------
@@ -627,7 +643,7 @@ def _text_of(system: _System, action: Action) -> str:
         if action.verb == DEFINE and action.type == "QMGR":
             line.head = f"ZMQSC DEFINE QMGR-{quote(action.name)}"
         return line.text
-    from mqtool.commands.zos.export import command, value_syntax
+    from mqtool.commands.zos.export import command, keyword_syntax
 
     cpf = str(system.record.attrs.get("cpf", "-" + system.name))
     if action.verb == DELETE:
@@ -635,7 +651,7 @@ def _text_of(system: _System, action: Action) -> str:
         return command(cpf, DELETE, record, ["PURGE"] if action.attrs else []).text
     full = system.wanted.get((action.type, action.name)) or system.current.get((action.type, action.name)) or {}
     record = ObjectRecord(system.name, action.type, action.name, full)
-    changes = [f"{k}({value_syntax(action.type, k, v)})" for k, v in action.attrs.items()]
+    changes = [keyword_syntax(action.type, k, v) for k, v in action.attrs.items()]
     return command(cpf, action.verb, record, changes).text
 
 
@@ -652,12 +668,12 @@ def _references(document: Document, system: _System, result: Plan) -> list[Probl
         (dialect.namespace(t), n): t for (t, n) in [*(k for k in system.current if k not in deleted), *system.wanted]
     }
     problems = []
-    required = {"ztpf": ("TARGQ", "XMITQ", "DEADQ"), "zos": ("STGCLASS", "PSID")}[dialect.platform]
+    required = {"ztpf": ("TARGQ", "XMITQ", "DEADQ"), "zos": ("STGCLASS", "PSID", "BUFFPOOL")}[dialect.platform]
     for (type_, name), full in system.wanted.items():
         for keyword, namespace, target in dialect.refs(type_, full):
             if keyword not in required:
                 continue
-            target_name = str(int(target)) if namespace == "PSID" and str(target).isdigit() else target
+            target_name = str(int(target)) if namespace in NUMBERED and str(target).isdigit() else target
             if (namespace, target_name) not in final:
                 given = system.given.get((type_, name), {})
                 path = ("systems", system.name, "objects", type_, name, *([keyword] if keyword in given else []))
@@ -733,7 +749,7 @@ def _edges(actions: list[Action]) -> list[Edge]:
         if action.verb in (DEFINE, ALTER):
             # What an action names is defined (or altered, USAGE-XMITQ ...) before it.
             for keyword, namespace, target in dialect.refs(action.type, action.attrs):
-                name = str(int(target)) if namespace == "PSID" and target.isdigit() else target
+                name = str(int(target)) if namespace in NUMBERED and target.isdigit() else target
                 for other in by_key.get((action.system, namespace, name), []):
                     if other.verb in (DEFINE, ALTER) and other is not action:
                         edges.append((other, action, f"{keyword}({target})"))
@@ -758,7 +774,7 @@ def _releases(actions: list[Action], by_key: dict[tuple[str, str, str], list[Act
         for keyword, namespace, target in dialect.refs(action.type, action.before):
             if action.verb == ALTER and keyword not in action.attrs:
                 continue
-            name = str(int(target)) if namespace == "PSID" and target.isdigit() else target
+            name = str(int(target)) if namespace in NUMBERED and target.isdigit() else target
             for other in by_key.get((action.system, namespace, name), []):
                 if other.verb == DELETE or (other.verb == ALTER and "USAGE" in other.attrs):
                     edges.append((action, other, f"{keyword}({target}) no longer"))

@@ -43,6 +43,16 @@ def keyword_schema(spec: Any) -> dict[str, Any]:
         return out | number
     if spec.type == "enum":
         return out | {"enum": list(spec.values)}
+    if spec.type == "switch":
+        return out | {"enum": ["YES", "NO"]}
+    if spec.type == "names":
+        names: dict[str, Any] = {
+            "type": "array",
+            "items": {"type": "string", "minLength": 1, "maxLength": spec.max or 48, "pattern": "^[A-Za-z0-9./_%]+$"},
+        }
+        if spec.max_items is not None:
+            names["maxItems"] = spec.max_items
+        return out | names
     if spec.type == "list":
         items: dict[str, Any] = {"type": "array", "items": {"enum": list(spec.values)}, "uniqueItems": True}
         if spec.max_items is not None:
@@ -68,7 +78,7 @@ def definable(table: Any) -> list[str]:
 
 
 def _name_schema(table: Any, obj: Any) -> dict[str, Any]:
-    if obj.name == "PSID":
+    if obj.name in ("PSID", "BUFFPOOL"):
         return {"type": "string", "pattern": "^[0-9]{1,2}$"}
     rule = obj.name_rule
     out: dict[str, Any] = {"type": "string", "minLength": 1, "pattern": "^[A-Za-z0-9./_%]+$"}

@@ -94,6 +94,31 @@ def _refused(action: str, queue: str, system: Any, error: Any, note: str = "") -
         click.echo(_line("MQT0153I", queue=queue, system=system.name, command=command), err=True)
 
 
+def _dynamic_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    """--dynamic-name: the DynamicQName of a model queue's MQOPEN."""
+    return click.option(
+        "--dynamic-name",
+        "dynamic_name",
+        default="CSQ.*",
+        show_default=True,
+        metavar="NAME",
+        help="A model queue opens a dynamic queue of this name (a prefix ending in * gets unique digits).",
+    )(command)
+
+
+def _dynamic_pattern(text: str) -> str:
+    """A --dynamic-name checked as MQ would take it (exit 2 otherwise)."""
+    from mqtool.clock import Clock
+    from mqtool.engine.core.dynamic import dynamic_name
+    from mqtool.engine.core.reasons import MQError
+
+    try:
+        dynamic_name(text, Clock(), 0)
+    except MQError as error:
+        fail(f"--dynamic-name {text}: {error.detail}")
+    return text
+
+
 def _stdin_lines(stream: IO[bytes], limit: int) -> Iterator[bytes]:
     """One message per line; a line is read up to `limit` + 1 bytes, so that one longer
     than any message can be is refused (MQRC 2030/2031) without being read whole."""
@@ -185,6 +210,7 @@ def _topic_limit(tx: Any, system: Any, largest: int | None) -> int:
 @click.option(
     "--syncpoint", is_flag=True, help="All messages in one unit of work: committed together, or none (MAXUMSGS)."
 )
+@_dynamic_option
 @click.option("-q", "--quiet", is_flag=True, help="Only the summary line, no line per message.")
 @click.pass_obj
 def put(
@@ -206,6 +232,7 @@ def put(
     correlid: str | None,
     expiry: str | None,
     syncpoint: bool,
+    dynamic_name: str,
     quiet: bool,
 ) -> None:
     """Put messages to a queue of the current system (z/TPF or z/OS): from --file, --data,
@@ -215,7 +242,9 @@ def put(
     committed. Queue compression, SWBs, the sweeper and the statistics apply as for any
     put. A message longer than the queue's or the queue manager's MAXMSGL is refused
     before it is generated or read. Ctrl-C stops the put with the summary of what was
-    committed (MQT0152W).
+    committed (MQT0152W). A z/OS model queue's name makes a dynamic queue, as an MQOPEN
+    does (--dynamic-name; the summary names it): a TEMPDYN one is gone again when the
+    put ends, a PERMDYN one stays.
 
     Exit status: 0 every message put, 1 the queue manager refused one (MQRC reason;
     those before it stay put), 2 a bad option or unreadable input, 130 interrupted.
@@ -237,6 +266,8 @@ def put(
       seq 1 10 | mqtool put TPFQ -q
       mqtool cmd '-CSQ1 DEFINE QLOCAL(SCORES)' "-CSQ1 DEFINE SUB(ALL.SCORES) TOPICSTR('Sports/#') DEST(SCORES)"
       mqtool --system CSQ1 put --topic Sports/Football --data '2-1' --retain
+      mqtool cmd '-CSQ1 DEFINE QMODEL(REPLY.MODEL) DEFTYPE(PERMDYN)'
+      mqtool put REPLY.MODEL --system CSQ1 --dynamic-name 'REPLY.*' --data 'to a new queue'
     """
     from mqtool.engine.core.message import PutOptions, PutResult, check_length, format_id
     from mqtool.engine.core.reasons import MQError
@@ -250,6 +281,7 @@ def put(
         PayloadSpec,
         PutTally,
         WorkloadError,
+        is_model,
         plural,
         publication_fields,
         route,
@@ -293,16 +325,21 @@ def put(
     )
     session = _engine_session(app, system_name)
     system = session.current_system()
-    # The lengths are checked against MAXMSGL before a payload is generated or read.
+    # The lengths are checked against MAXMSGL before a payload is generated or read (a
+    # model queue's, whose dynamic queue the MQOPEN makes, when the put checks them).
     try:
         with session.store.transaction(write=False) as tx:
             if topic is not None:
                 limit = _topic_limit(tx, system, largest)
             else:
-                resolved = resolve(tx, system.name, queue, model(system.platform))
-                limit = min(resolved.maxmsgl, resolved.qmgr_maxmsgl)
-                if largest is not None and not resolved.put_error:
-                    check_length(resolved, largest)
+                kind = model(system.platform).model_type
+                template = tx.get_object(system.name, kind, queue) if is_model(tx, system, queue) else None
+                resolved = None if template is not None else resolve(tx, system.name, queue, model(system.platform))
+                limit = int(template.attrs.get("MAXMSGL", 4194304)) if template is not None else 0
+                if resolved is not None:
+                    limit = min(resolved.maxmsgl, resolved.qmgr_maxmsgl)
+                    if largest is not None and not resolved.put_error:
+                        check_length(resolved, largest)
     except NoPubSub as error:
         fail(error.detail)
     except MQError as error:
@@ -321,6 +358,7 @@ def put(
         handle = open_topic(session.store, session.clock, system.name, topic, system.platform, retain)
     else:
         handle = open_queue(session.store, session.clock, system.name, queue, system.platform)
+        handle.dynamic_name = _dynamic_pattern(dynamic_name)
     tally = PutTally()
     copies = [0]
     out = _stdout()
@@ -411,6 +449,7 @@ def put(
     is_flag=True,
     help="Remove each message before writing it out (at most once: a kill in between loses it).",
 )
+@_dynamic_option
 @click.option("-q", "--quiet", is_flag=True, help="No summary on standard error.")
 @click.pass_obj
 def get(
@@ -426,6 +465,7 @@ def get(
     out_dir: Path | None,
     raw: bool,
     no_syncpoint: bool,
+    dynamic_name: str,
     quiet: bool,
 ) -> None:
     """Get messages from a queue of the current system (z/TPF or z/OS) (destructively; --browse
@@ -440,7 +480,8 @@ def get(
     again keeps its one file). --no-syncpoint removes first and writes after: at most
     once. A message that cannot be written (a closed pipe, a full disk) stays on the
     queue. On a terminal a binary payload is not written: a notice says so (--raw writes
-    it).
+    it). A z/OS model queue's name opens a new, empty dynamic queue, as an MQOPEN does
+    (2033 then; MQT0778I names the queue).
 
     Exit status: 0 the messages asked for were got (with --all: however many), 1 fewer
     (MQRC 2033), the queue manager refused (MQRC reason) or a binary payload was not
@@ -463,7 +504,7 @@ def get(
     from mqtool.engine.core.streams import get_stream
     from mqtool.engine.platforms import open_queue
     from mqtool.state import StoreError
-    from mqtool.workload import plural
+    from mqtool.workload import plural, route
 
     if count is not None and all_messages:
         fail("give --count or --all, not both")
@@ -478,6 +519,7 @@ def get(
     session = _engine_session(app, system_name)
     system = session.current_system()
     handle = open_queue(session.store, session.clock, system.name, queue, system.platform)
+    handle.dynamic_name = _dynamic_pattern(dynamic_name)
     verb = "Browsed" if browse else "Got"
     action = "Browse of" if browse else "Get from"
     got = [0]  # messages handed on (and, for a get, committed)
@@ -536,6 +578,8 @@ def get(
     except OSError as exc:
         summary()
         fail(f"cannot write a message to {where}: {exc.strerror or exc}; it stays on the queue")
+    if handle.created is not None and not quiet:
+        click.echo(_line("MQT0778I", queue=queue, purpose="input", route=route(handle)), err=True)
     if not quiet and (result.count or result.error is None):
         click.echo(_line("MQT0111I", verb=verb, messages=plural(result.count, "message"), queue=queue), err=True)
     if result.error is not None:

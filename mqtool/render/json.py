@@ -200,6 +200,11 @@ def _zos_parameters(message: Message) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in message.attrs:
         if value is None:
+            # A switch shown as its word (TRIGGER, NOTRIGGER): "yes" or "no", as the
+            # REST API takes it in a request; other bare words (CURRENT) are left out.
+            switch = table.keyword(spec, key) if spec is not None else None
+            if switch is not None and switch.type == "switch":
+                out[parameter_name(switch.name)] = "yes" if key == switch.name else "no"
             continue
         keyword = spec.keywords.get(key) if spec is not None else None
         out[parameter_name(key)] = _zos_value(keyword, value)
@@ -214,7 +219,7 @@ def _zos_value(keyword: tables.KeywordSpec | None, value: Any) -> Any:
         return text
     if keyword.type == "int" and text.isdigit():
         return int(text)
-    if keyword.type == "list":
+    if keyword.type in ("list", "names"):
         return [item.strip() for item in text.split(",") if item.strip()]
     return text
 

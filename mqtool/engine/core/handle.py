@@ -30,6 +30,7 @@ import sqlite3
 from typing import Any
 
 from mqtool.clock import Clock
+from mqtool.engine.core import dynamic, triggers
 from mqtool.engine.core.message import ANY as _ANY
 from mqtool.engine.core.message import (
     Message,
@@ -53,7 +54,7 @@ from mqtool.engine.core.reasons import (
     MQError,
 )
 from mqtool.engine.core.resolve import resolve, why_not
-from mqtool.state import Store, Transaction
+from mqtool.state import ObjectRecord, Store, Transaction
 from mqtool.state import messages as runs
 
 _INSERT = (
@@ -108,6 +109,12 @@ class QueueHandle:
         self.number = 0  # the handle's number in the store (engine_config.handles), once opened
         self.syncpoint = False  # puts and gets are in a unit of work (its limits apply)
         self.is_open = False  # between open() and close()
+        self.purpose = "put"  # what it was opened for: put, or get (browse too)
+        # MQOPEN of a model queue: the DynamicQName (None: a model queue is not opened, as
+        # by the REST messaging API), and the dynamic queue the open made.
+        self.dynamic_name: str | None = None
+        self.created: ObjectRecord | None = None
+        self._dropped = False  # the temporary dynamic queue it made is deleted
         self._count = _MAX_COUNT
         # What the handle knows of the queue's figures holds while nothing else writes.
         self._figures = False
@@ -136,7 +143,16 @@ class QueueHandle:
     # -- open / close -------------------------------------------------------------
     def open(self, tx: Transaction, purpose: str = "put") -> Resolved:
         """MQOPEN for `put` or `get` (browse too): resolves the name (MQError when it
-        cannot be). A remote queue cannot be opened to get from."""
+        cannot be). A remote queue cannot be opened to get from. With `dynamic_name` set, a
+        model queue's name opens a new dynamic queue made from it (core/dynamic.py)."""
+        if self.dynamic_name is not None and self.created is None and self.model.model_type:
+            template = tx.get_object(self.system_name, self.model.model_type, self.queue_name)
+            if template is not None:
+                self._number(tx, None)
+                self.created = dynamic.create(
+                    tx, self.model, self.system_name, template, self.dynamic_name, self.clock, self.number
+                )
+                self.queue_name = self.created.name
         resolved = self._resolve(tx)
         if resolved.put_error == Q_MGR_NOT_AVAILABLE:
             raise MQError(Q_MGR_NOT_AVAILABLE, f"queue manager {resolved.qmgr.name} is stopped")
@@ -145,19 +161,47 @@ class QueueHandle:
         self._number(tx, resolved)
         self.ledger.opened(tx, resolved, purpose)
         self.is_open = True
+        self.purpose = purpose
+        # A trigger monitor opening its initiation queue: the queues it serves that meet
+        # their conditions trigger now.
+        if purpose != "put" and not self.ledger.internal and triggers.initq_opened(tx, self, resolved.local_name):
+            self._figures = False
         return resolved
 
-    def _number(self, tx: Transaction, resolved: Resolved) -> None:
+    def _number(self, tx: Transaction, resolved: Resolved | None) -> None:
         """Gives the handle its number in the store (the middle of its message ids)."""
         tx.conn.execute("UPDATE engine_config SET handles = handles + 1")
         self.number = number = int(tx.conn.execute("SELECT handles FROM engine_config").fetchone()[0])
-        self._prefix = msgid_prefix(self.model, resolved.qmgr.name, number)
-        self._count = 0
+        if resolved is not None:
+            self._prefix = msgid_prefix(self.model, resolved.qmgr.name, number)
+            self._count = 0
 
     def close(self, tx: Transaction) -> None:
         """MQCLOSE (the ledger writes what it has not written yet)."""
         self.ledger.closed(tx, self.resolved)
         self.is_open = False
+        resolved = self.resolved
+        if self.purpose != "put" and resolved is not None and resolved.trigger is not None:
+            # The last input handle of a FIRST or DEPTH queue closing with messages left.
+            triggers.look_again(tx, self, resolved.local_name)
+        if self.created is not None and dynamic.temporary(self.created) and not self._dropped:
+            # A temporary dynamic queue goes with the handle that made it.
+            dynamic.delete(tx, self.model, self.system_name, self.created.name)
+            self._dropped = True
+
+    # -- what triggering uses (core/triggers.py) ------------------------------------
+    def sibling(self, queue: str) -> QueueHandle:
+        """A new handle (not yet opened) on another queue of the same system."""
+        return QueueHandle(self.store, self.clock, self.system_name, queue, self.model)
+
+    def resolve_queue(self, tx: Transaction, queue: str) -> Resolved:
+        """The resolution of a queue name of the system, in `tx`."""
+        return resolve(tx, self.system_name, queue, self.model)
+
+    def rearm(self, tx: Transaction) -> bool:
+        """An operator changed this queue's trigger attributes or GET: it triggers now
+        when its messages meet the conditions (the handle need not be open)."""
+        return triggers.look_again(tx, self, self.queue_name)
 
     def _resolve(self, tx: Transaction) -> Resolved:
         self._version = int(tx.conn.execute(_VERSION).fetchone()[0])
@@ -225,6 +269,8 @@ class QueueHandle:
             raise MQError(Q_FULL, f"{resolved.local_name} has used every message sequence number")
         ledger = self.ledger
         persistent = resolved.default_persistent if options.persistent is None else options.persistent
+        if persistent and resolved.temporary:
+            raise MQError(dynamic.PERSISTENT_NOT_ALLOWED, f"{resolved.local_name} is a temporary dynamic queue")
         stored, codec, units = ledger.pack(tx, resolved, payload, persistent)
         stored_length = len(stored)
         count = self._count + 1
@@ -251,7 +297,8 @@ class QueueHandle:
         cursor.execute(
             _INSERT,
             (row_id, self.system_name, resolved.local_name, priority, msgid, correlid, 1 if persistent else 0, now,
-             expires, length, stored_length, codec, resolved.header, stored, units, crc32(stored)),
+             expires, length, stored_length, codec, resolved.header if options.header is None else options.header,
+             stored, units, crc32(stored)),
         )  # fmt: skip
         self._next_seq = seq + 1
         self._depth += 1
@@ -264,6 +311,8 @@ class QueueHandle:
             self._depth -= 1
             self._figures = False
             raise
+        if resolved.trigger is not None and triggers.after_put(tx, self, resolved, priority, self._depth - 1):
+            self._figures = False  # DEPTH turned TRIGGER off: the definitions changed
         self._changes = tx.conn.total_changes
         return result
 

@@ -47,6 +47,7 @@ class PutOptions:
     msgid: bytes | None = None  # None: the queue manager makes one
     correlid: bytes = NO_ID
     expiry: float | None = None  # seconds from the put; None: unlimited
+    header: str | None = None  # the stored header (JSON); None: the resolution's (a transmission header or "{}")
 
 
 @dataclass(slots=True)
@@ -202,6 +203,8 @@ class Resolved:
     capexpry: float | None  # seconds: the lowest CAPEXPRY along the path, None for none
     qkey: int  # the local queue's number: its messages' row ids (state/messages.py)
     space: Any = None  # the platform's settings of this resolution (StorageModel.space)
+    trigger: Any = None  # the local queue's trigger settings (core/triggers.py), None when it cannot trigger
+    temporary: bool = False  # a temporary dynamic queue: no persistent messages
     blocked: dict[str, str] = field(default_factory=dict)  # "put"/"get" -> the queue that inhibits it
     # Derived once per resolution, so a put does no arithmetic on the settings.
     local_name: str = field(init=False)

@@ -45,6 +45,11 @@ class Ledger:
 
     def __init__(self, handle: Handle) -> None:
         self.handle = handle
+        self.internal = False  # the queue manager's own handle (a trigger message's, a streamed copy's)
+
+    def make_internal(self) -> None:
+        """Marks the handle as the queue manager's own: not an application's open handle."""
+        self.internal = True
 
     # -- figures read once per transaction ------------------------------------------
     def sync_columns(self, resolved: Resolved) -> tuple[str, dict[str, Any]]:
@@ -107,6 +112,8 @@ class StorageModel:
     alias_type: ClassVar[str] = ""
     remote_type: ClassVar[str] = ""
     alias_target: ClassVar[str] = ""  # the alias keyword naming its target queue
+    process_type: ClassVar[str] = ""  # the process definitions' object type; "" = no triggering
+    model_type: ClassVar[str] = ""  # the model queues' object type; "" = no dynamic queues
     msgid_prefix: ClassVar[bytes] = b""  # first 4 bytes of the message ids it makes
     pubsub: ClassVar[bool] = False  # the platform's queue managers publish and subscribe (core/pubsub.py)
 

@@ -234,6 +234,7 @@ class TopicHandle:
         self.resolved: Resolved | None = None  # a topic resolves to no queue
         self.number = 0
         self.delivered = 0  # copies put by the last publication
+        self.created = None  # a topic opens no dynamic queue (QueueHandle.created)
         self._prefix = b""
         self._count = 0
         self._tree: Tree | None = None

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 
+from mqtool.engine.core import triggers
 from mqtool.engine.core.message import Resolved
 from mqtool.engine.core.model import StorageModel
 from mqtool.engine.core.reasons import (
@@ -141,6 +142,8 @@ def resolve(tx: Transaction, system_name: str, queue: str, model: StorageModel) 
         qkey=qkey,
         space=model.space(tx, system, manager, local),
         blocked=blocked,
+        trigger=triggers.settings(tx, model, system_name, manager, local),
+        temporary=attrs.get("DEFTYPE") == "TEMPDYN",
     )
 
 

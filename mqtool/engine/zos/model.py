@@ -32,6 +32,7 @@ from mqtool.engine.core.reasons import (
 from mqtool.engine.zos.handles import alive
 from mqtool.engine.zos.log import LogSettings, log_settings
 from mqtool.engine.zos.pages import (
+    DEFINITIONS,
     OBJECT_PAGES,
     DamagedPageSet,
     pages_for,
@@ -77,6 +78,8 @@ class ZosModel(StorageModel):
     alias_type = "QALIAS"
     remote_type = "QREMOTE"
     alias_target = "TARGET"
+    process_type = "PROCESS"
+    model_type = "QMODEL"
     msgid_prefix = b"CSQ "
 
     def queue_manager(self, tx: Transaction, system: SystemRecord) -> ObjectRecord | None:
@@ -105,7 +108,6 @@ class ZosLedger(Ledger):
     def __init__(self, handle: Handle) -> None:
         super().__init__(handle)
         self.system_name = handle.system_name
-        self.internal = False  # a queue manager's own handle (a streaming copy's): not counted
         self.number = 0  # the handle's row in open_handles
         self._pages_used = 0
         self._capacity = -1  # the page set's pages as last read (-1: read at the next put)
@@ -117,6 +119,10 @@ class ZosLedger(Ledger):
         self._uow = 0  # ... and its messages so far
         self.figures = Figures(handle)  # its log records and statistics, written in groups
 
+    def make_internal(self) -> None:
+        """The queue manager's own handle: neither an open handle nor in the statistics."""
+        self.internal = self.figures.internal = True
+
     # -- figures --------------------------------------------------------------------
     def sync_columns(self, resolved: Resolved) -> tuple[str, dict[str, Any]]:
         space: ZosSpace = resolved.space
@@ -124,7 +130,7 @@ class ZosLedger(Ledger):
         marks = ",".join(str(k) for k in space.pageset_qkeys) or "NULL"
         used = f"(SELECT coalesce(sum(swbs), 0) FROM queue_figures WHERE qkey IN ({marks}))"
         if space.objects:
-            used += f" + {OBJECT_PAGES} * (SELECT count(*) FROM objects WHERE system = :system)"
+            used += f" + {OBJECT_PAGES} * {DEFINITIONS.format(':system')}"
         return f", {used}", {"system": self.system_name}
 
     def synced(self, row: tuple[Any, ...]) -> None:
@@ -249,9 +255,7 @@ class ZosLedger(Ledger):
         handle = self._stream
         if handle is None or handle.queue_name != space.streamq:
             handle = QueueHandle(self.handle.store, self.handle.clock, self.system_name, space.streamq, ZOS)
-            ledger = handle.ledger
-            assert isinstance(ledger, ZosLedger)
-            ledger.internal = ledger.figures.internal = True
+            handle.ledger.make_internal()
             self._stream, self._stream_opened = handle, False
         options = PutOptions(
             persistent=result.persistent,

@@ -14,6 +14,9 @@ if TYPE_CHECKING:
 PAGE = 4096
 MESSAGE_OVERHEAD = 500  # bytes of page-set control information per message
 OBJECT_PAGES = 1  # pages of page set 0 one object definition takes
+# The object definitions on page set 0 (a system's, as a parameter): all but the buffer
+# pools, which z/OS keeps in the log's checkpoint records.
+DEFINITIONS = "(SELECT count(*) FROM objects WHERE system = {} AND type != 'BUFFPOOL')"
 
 
 def pages_for(length: int) -> int:
@@ -70,9 +73,7 @@ def pageset_used(tx: Transaction, system: str, psid: int) -> int:
             tx.conn.execute(f"SELECT coalesce(sum(swbs), 0) FROM queue_figures WHERE qkey IN ({marks})").fetchone()[0]
         )
     if psid == 0:
-        used += OBJECT_PAGES * int(
-            tx.conn.execute("SELECT count(*) FROM objects WHERE system = ?", (system,)).fetchone()[0]
-        )
+        used += OBJECT_PAGES * int(tx.conn.execute("SELECT " + DEFINITIONS.format("?"), (system,)).fetchone()[0])
     return used
 
 
