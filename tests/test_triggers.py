@@ -185,28 +185,15 @@ def test_json_shows_switches_as_yes_and_no_and_names_as_arrays(zos: Zos) -> None
 
 
 def test_rest_command_building_takes_trigger_yes_no_and_lower_case_names() -> None:
-    from mqtool.rest.api import mqsc_line
+    from mqtool.rest.build import build
 
-    line, _ = mqsc_line(
-        {
-            "type": "runCommandJSON",
-            "command": "alter",
-            "qualifier": "qlocal",
-            "name": "APP",
-            "parameters": {"trigger": "no"},
-        }
-    )
-    assert line == "ALTER QLOCAL(APP) NOTRIGGER"
-    line, _ = mqsc_line(
-        {
-            "type": "runCommandJSON",
-            "command": "define",
-            "qualifier": "namelist",
-            "name": "NL",
-            "parameters": {"names": ["A", "b.c"]},
-        }
-    )
-    assert line == "DEFINE NAMELIST(NL) NAMES(A,'b.c')"
+    def text(parameters: dict[str, object], qualifier: str = "qlocal", verb: str = "alter") -> str:
+        document = {"type": "runCommandJSON", "command": verb, "qualifier": qualifier, "name": "APP"}
+        return build({**document, "parameters": parameters}, "zos").command.text
+
+    assert text({"trigger": "no"}) == "ALTER QLOCAL(APP) NOTRIGGER"
+    assert text({"trigger": "yes"}) == "ALTER QLOCAL(APP) TRIGGER"
+    assert text({"names": ["A", "b.c"]}, "namelist", "define") == "DEFINE NAMELIST(APP) NAMES(A,'b.c')"
 
 
 # -- the trigger monitor ---------------------------------------------------------------

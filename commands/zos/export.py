@@ -121,7 +121,8 @@ def lines(tx: Transaction, system: SystemRecord, all_attributes: bool = False) -
             changes = _changes(record.type, record.attrs, {} if all_attributes else base)
             # ALTER takes no keyword fixed at DEFINE (a topic's TOPICSTR, a subscription's SELECTOR).
             spec = object_spec(record.type).keywords
-            changes = [c for c in changes if "ALTER" in spec[c.split("(", 1)[0]].verbs]
+            by_word = {**{k.negation: k for k in spec.values() if k.negation}, **spec}
+            changes = [c for c in changes if "ALTER" in by_word[c.split("(", 1)[0]].verbs]
             if changes:
                 target = late if record.name in default_objects else out
                 target.append(command(cpf, "ALTER", record, changes))

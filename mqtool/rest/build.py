@@ -127,14 +127,14 @@ def build(document: dict[str, Any], platform: str) -> Built:
 
 def _param(keyword: str, value: Any, spec: tables.KeywordSpec | None) -> Param:
     """One parameter as one value of its keyword (see the module docstring)."""
-    flag = spec is not None and spec.type == "flag"
+    flag = spec is not None and spec.type in ("flag", "switch")  # a switch: TRIGGER/NOTRIGGER
     if value is None or value is True or (flag and isinstance(value, str) and value.lower() in ("", *_YES)):
         return Param(keyword, None)
     if value is False or (flag and isinstance(value, str) and value.lower() in _NO):
         negation = spec.negation if spec is not None and spec.negation else f"NO{keyword}"
         return Param(negation, None)
     if isinstance(value, list):
-        if spec is not None and spec.type not in ("list", "filter"):
+        if spec is not None and spec.type not in ("list", "names", "filter"):
             raise _refused(keyword, "takes one value, not an array")
         if len(value) > MAX_ITEMS:
             raise _refused(keyword, f"has more than {MAX_ITEMS} items")
@@ -159,7 +159,8 @@ def _one(keyword: str, value: Any, spec: tables.KeywordSpec | None) -> str:
         raise _refused(keyword, "is not a string or a number")
     if not value.isprintable():
         raise _refused(keyword, "holds a control character")
-    limit = spec.max if spec is not None and spec.type in ("text", "name", "conname") and spec.max else MAX_VALUE
+    sized = spec is not None and spec.type in ("text", "name", "names", "conname") and spec.max
+    limit = spec.max if sized and spec is not None and spec.max else MAX_VALUE
     if len(value) > limit:
         raise _refused(keyword, f"is longer than the {limit} characters it takes")
     return value
