@@ -106,6 +106,9 @@ class VerbSpec:
     objects: tuple[str, ...] = ()
     writes: bool = True
     select: bool = False  # MQSC DISPLAY: a keyword without a value selects that attribute; ALL selects all
+    # Keywords the verb takes whatever its object's own rows say (MOVE QLOCAL's TYPE and
+    # QSGDISP mean other things than the queue's attributes of the same names).
+    keywords: dict[str, KeywordSpec] = field(default_factory=dict)
 
 
 @dataclass
@@ -149,14 +152,17 @@ class Table:
         name = self._object_index.get(word.upper())
         return None if name is None else self.objects[name]
 
-    def keyword(self, obj: ObjectSpec, word: str) -> KeywordSpec | None:
+    def keyword(self, obj: ObjectSpec, word: str, verb: VerbSpec | None = None) -> KeywordSpec | None:
+        """The keyword row a word names for an object (and verb: the verb's own rows
+        come first)."""
         upper = word.upper()
-        spec = obj.keywords.get(upper)
-        if spec is not None:
-            return spec
-        for candidate in obj.keywords.values():
-            if upper in candidate.abbrev or (candidate.negation and upper == candidate.negation):
-                return candidate
+        for rows in (verb.keywords if verb is not None else {}, obj.keywords):
+            spec = rows.get(upper)
+            if spec is not None:
+                return spec
+            for candidate in rows.values():
+                if upper in candidate.abbrev or (candidate.negation and upper == candidate.negation):
+                    return candidate
         return None
 
     def defaults(self, obj: str) -> dict[str, Any]:
@@ -165,6 +171,11 @@ class Table:
             for k in self.objects[obj].keywords.values()
             if k.type != "flag" and k.default is not None and not _is_reference(k.default)
         }
+
+
+def keyword_rows(obj: ObjectSpec, verb: VerbSpec) -> dict[str, KeywordSpec]:
+    """The keyword rows of an object as a verb sees them (the verb's own rows first)."""
+    return obj.keywords if not verb.keywords else {**obj.keywords, **verb.keywords}
 
 
 def _is_reference(value: Any) -> bool:
@@ -280,6 +291,7 @@ def load(dialect: str) -> Table:
             objects=_tuple(row.get("objects")),
             writes=_flag(row.get("writes"), True),
             select=_flag(row.get("select"), False),
+            keywords={kw: _keyword(kw, spec or {}) for kw, spec in (row.get("keywords") or {}).items()},
         )
         for name, row in raw["verbs"].items()
     }

@@ -10,6 +10,7 @@ from mqtool.response import Response
 from . import (
     RC_WRONG_TYPE,
     active_only,
+    everyday,
     find_named,
     manager,
     not_found,
@@ -25,6 +26,9 @@ from .rules import check
 
 @active_only
 def handle(ctx: Any, req: Any) -> Response:
+    routed = everyday.route(ctx, req)
+    if routed is not None:
+        return routed
     obj = req.object.name
     tx, system = ctx.tx, ctx.system
     if obj == "PSID":

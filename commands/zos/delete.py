@@ -14,6 +14,7 @@ from . import (
     RC_NOT_EMPTY,
     RC_WRONG_TYPE,
     active_only,
+    everyday,
     find_named,
     not_found,
     pagesets,
@@ -28,6 +29,9 @@ IDLE_STATES = ("", "INACTIVE", "STOPPED")
 
 @active_only
 def handle(ctx: Any, req: Any) -> Response:
+    routed = everyday.route(ctx, req)
+    if routed is not None:
+        return routed
     obj = req.object.name
     if obj == "PSID":
         return pagesets.delete(ctx, req)

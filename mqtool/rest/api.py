@@ -54,6 +54,7 @@ ACTIONS: dict[str, str] = {
     "MQT0363E": "Resubmit the request with one of the allowed methods.",
     "MQT0364E": "Resubmit the request with the name of a queue of the queue manager.",
     "MQT0365E": "Resubmit the request with a smaller body.",
+    "MQT0464E": "Start the command server (START CMDSERV at the console) and resubmit the request.",
 }
 _PLAIN_NAME = re.compile(r"[A-Z0-9./_%*]+")
 _HEX_ID = re.compile(r"[0-9A-Fa-f]{48}")
@@ -360,6 +361,7 @@ class RestApi:
         self._session: Any = None
         self._managers: dict[str, Any] = {}
         self._managers_generation: tuple[int, int] | None = None
+        self._connections: dict[tuple[str, str], int] = {}  # (z/OS system, REST user) -> DISPLAY CONN's row
 
     @property
     def session(self) -> Any:
@@ -372,12 +374,50 @@ class RestApi:
             ensure_complex(store, self.clock.timestamp())
             self._session = Session(store, self.clock)
             self._session.pinned = True  # the queue manager in the URL, and no other
+            self._session.via_command_server = True  # z/OS: MQSC commands go through the command server
         return self._session
 
     def close(self) -> None:
         if self._session is not None:
+            self._disconnect()
             self._session.store.close()
             self._session = None
+
+    def connected(self, system: Any, user: str) -> None:
+        """A REST user's session with a z/OS queue manager is one of its connections
+        (DISPLAY CONN, DISPLAY THREAD) while the server runs."""
+        key = (system.name, user)
+        if system.platform != "zos" or key in self._connections:
+            return
+        from mqtool.engine.zos import connections
+
+        with self.session.store.transaction() as tx:
+            conn_id = connections.connect(
+                tx, system.name, self.clock.timestamp(), connections.REST, "mqtool serve REST", user
+            )
+        self._connections[key] = conn_id
+
+    def _disconnect(self) -> None:
+        from mqtool.engine.zos import connections
+        from mqtool.state import StoreError
+
+        try:
+            with self._session.store.transaction() as tx:
+                for conn_id in self._connections.values():
+                    connections.disconnect(tx, conn_id)
+        except StoreError:
+            pass  # the rows of a process that has ended are left out when read anyway
+        self._connections.clear()
+
+    def _command_server(self, system: Any, qmgr: str) -> None:
+        """RestError 503 while a z/OS queue manager's command server is stopped (STOP
+        CMDSERV): the REST API's MQSC commands go through it."""
+        if system.platform != "zos":
+            return
+        with self.session.store.transaction(write=False) as tx:
+            record = tx.get_object(system.name, "QMGR", system.name)
+        if record is not None and record.status.get("cmdserv") == "STOPPED":
+            raise RestError(503, "MQT0464E", completion=2, reason=2322, qmgr=qmgr)
 
     # -- queue managers ---------------------------------------------------------
     def managers(self) -> dict[str, Any]:
@@ -418,10 +458,13 @@ class RestApi:
         return json_reply(200, {"qmgr": items})
 
     # -- mqsc -------------------------------------------------------------------
-    def mqsc(self, qmgr: str, body: bytes, read_only: bool) -> Reply:
+    def mqsc(self, qmgr: str, body: bytes, read_only: bool, user: str = "") -> Reply:
         """POST /admin/action/qmgr/{qmgr}/mqsc. `read_only`: the caller may only
-        display (MQWebAdminRO)."""
+        display (MQWebAdminRO); `user`: the REST user, whose session is a connection."""
         system, _ = self.manager(qmgr)
+        if user:
+            self.connected(system, user)
+        self._command_server(system, qmgr)
         document = parse_body(body)
         kind = _field(document, "type", str, required=True)
         if kind not in ("runCommand", "runCommandJSON"):
@@ -484,10 +527,12 @@ class RestApi:
         self.session.tick()
         return open_queue(self.session.store, self.clock, system.name, queue, system.platform)
 
-    def put(self, qmgr: str, queue: str, version: int, headers: dict[str, str], body: bytes) -> Reply:
+    def put(self, qmgr: str, queue: str, version: int, headers: dict[str, str], body: bytes, user: str = "") -> Reply:
         """POST .../message: one message put and committed before the answer."""
         from mqtool.engine.core.streams import put_stream
 
+        if user:
+            self.connected(self.manager(qmgr)[0], user)
         message_type(headers)
         options = put_options(headers, version)
         handle = self._queue(qmgr, queue)
@@ -497,12 +542,16 @@ class RestApi:
             raise _refusal(result.error, qmgr, queue, self.host)
         return Reply(201, [("ibm-mq-md-messageId", format_message_id(committed[0].msgid, version))])
 
-    def get(self, qmgr: str, queue: str, version: int, query: dict[str, str], browse: bool) -> Got | None:
+    def get(
+        self, qmgr: str, queue: str, version: int, query: dict[str, str], browse: bool, user: str = ""
+    ) -> Got | None:
         """DELETE (get) or GET (browse) .../message: the first matching message, its
         get committed before the answer; None when there is none (yet)."""
         from mqtool.engine.core.message import Selector
         from mqtool.engine.core.reasons import MQError
 
+        if user:
+            self.connected(self.manager(qmgr)[0], user)
         selector = Selector(
             parse_message_id(query["messageId"], version, "messageId") if "messageId" in query else None,
             parse_message_id(query["correlationId"], version, "correlationId") if "correlationId" in query else None,

@@ -255,7 +255,7 @@ class RestConnection(_Connection):
             if cached is not None:
                 return cached
             version = rest.answers.version()
-            reply = await rest.call(rest.api.mqsc, names[0], self.body, not user.has(*ADMIN_ROLES))
+            reply = await rest.call(rest.api.mqsc, names[0], self.body, not user.has(*ADMIN_ROLES), user.name)
             rest.answers.put(key, reply, version)
             return reply
         qmgr, queue = names
@@ -263,13 +263,13 @@ class RestConnection(_Connection):
             action = {"POST": "put to", "DELETE": "get from", "GET": "browse from"}[method]
             raise RestError(403, "MQWB0103E", action=action, target=queue)
         if method == "POST":
-            return await rest.call(rest.api.put, qmgr, queue, version, headers, self.body)
+            return await rest.call(rest.api.put, qmgr, queue, version, headers, self.body, user.name)
         query = dict(parse_qsl(query_text.decode("latin-1"), keep_blank_values=True))
         wait = _wait(query.get("wait", "0")) if method == "DELETE" else 0
-        return await self._get(qmgr, queue, version, query, method == "GET", wait)
+        return await self._get(qmgr, queue, version, query, method == "GET", wait, user.name)
 
     async def _get(
-        self, qmgr: str, queue: str, version: int, query: dict[str, str], browse: bool, wait_ms: int
+        self, qmgr: str, queue: str, version: int, query: dict[str, str], browse: bool, wait_ms: int, user: str
     ) -> Reply | Got:
         """A get (or browse); with `wait`, the queue is tried again, each try a short
         transaction in the store thread, until a message comes or the time is up."""
@@ -278,7 +278,7 @@ class RestConnection(_Connection):
         deadline = loop.time() + wait_ms / 1000
         pause = _WAIT_FIRST
         while True:
-            got = await rest.call(rest.api.get, qmgr, queue, version, query, browse)
+            got = await rest.call(rest.api.get, qmgr, queue, version, query, browse, user)
             if got is not None:
                 return got
             remaining = deadline - loop.time()
