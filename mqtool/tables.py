@@ -65,6 +65,8 @@ class KeywordSpec:
 
     def describe_values(self) -> str:
         """The allowed values, as an error message and the man page say them."""
+        if self.type == "minsec":
+            return f"{self.min}-{self.max} minutes, or minutes and seconds mm:ss"
         if self.type == "int":
             span = f"{self.min}-{self.max}"
             return " or ".join([*self.words, span]) if self.words else span
@@ -405,6 +407,8 @@ def convert(spec: KeywordSpec, raw: str | list[str] | None) -> tuple[Any, Valida
         if (spec.min is not None and number < spec.min) or (spec.max is not None and number > spec.max):
             return None, ValidationError("bad_value", spec.name, text, spec.describe_values())
         return number, None
+    if spec.type == "minsec":
+        return _minutes_seconds(spec, text)
     if spec.type == "enum":
         value = spec.value_abbrev.get(text.upper(), text.upper())
         if value not in spec.values:
@@ -432,3 +436,19 @@ def convert(spec: KeywordSpec, raw: str | list[str] | None) -> tuple[Any, Valida
     if spec.max is not None and len(text) > spec.max:
         return None, ValidationError("bad_value", spec.name, text, spec.describe_values())
     return text, None
+
+
+def _minutes_seconds(spec: KeywordSpec, text: str) -> tuple[Any, ValidationError | None]:
+    """A time in minutes (an int, min..max) or in minutes and seconds, mm:ss (kept as
+    the text "MM:SS"; more than no time, at most max minutes)."""
+    match = re.fullmatch(r"([0-9]{1,4})(?::([0-5][0-9]))?", text)
+    if match is not None:
+        minutes = int(match.group(1))
+        if match.group(2) is None:
+            if (spec.min is None or minutes >= spec.min) and (spec.max is None or minutes <= spec.max):
+                return minutes, None
+        else:
+            total = minutes * 60 + int(match.group(2))
+            if total > 0 and (spec.max is None or total <= spec.max * 60):
+                return f"{minutes:02d}:{match.group(2)}", None
+    return None, ValidationError("bad_value", spec.name, text, spec.describe_values())

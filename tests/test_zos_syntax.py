@@ -132,8 +132,9 @@ def test_display_selection_errors(mq: Any, line: str, first: str) -> None:
 
 def test_unknown_verb_and_object(mq: Any) -> None:
     # IBM's verbs and objects that mqtool lacks say so (MQT0400E); other words are typos.
-    assert zos(mq, "-CSQ1 RESET QMGR TYPE(STATISTICS)", "DEFINE NAMELIST(X)", "-CSQ1 RESETT QSTATS(X)",
-               "DEFINE NAMELST(X)") == (  # fmt: skip
+    assert zos(
+        mq, "-CSQ1 RESET QMGR TYPE(STATISTICS)", "DEFINE NAMELIST(X)", "-CSQ1 RESETT QSTATS(X)", "DEFINE NAMELST(X)"
+    ) == (
         "MQT0400E -CSQ1 CSQ9SCND 'RESET QMGR' is an IBM MQ for z/OS command: recognised, not available in mqtool\n"
         "CSQ9023E -CSQ1 CSQ9SCND ' RESET QMGR' ABNORMAL COMPLETION\n"
         "MQT0400E -CSQ1 CSQ9SCND 'DEFINE NAMELIST' is an IBM MQ for z/OS command: recognised, not available in "

@@ -50,9 +50,9 @@ def _conn_values(extconn: str, connection: connections.Connection) -> dict[str, 
         "URTYPE": "QMGR",
         "USERID": connection.userid or " ",
         "APPLTAG": connection.appltag,
-        "ASID": connection.asid,
+        "ASID": connection.asid if connection.pid else " ",
         "APPLTYPE": connection.appltype,
-        "PID": connection.pid,
+        "PID": connection.pid or " ",
         "TASKNO": " ",
         "TRANSID": " ",
         "PSTID": " ",
@@ -153,8 +153,9 @@ def _thread_row(connection: connections.Connection, qmgr: str) -> tuple[str, str
     name, ident = name.upper()[:8], ident.upper()[:12]
     active = "*" if connection.handles else " "
     authid = (connection.userid or " ").upper()[:8]
+    asid = connection.asid if connection.pid else ""
     line = (
-        f"{name:<8} T  {active} {len(connection.handles):>5} {ident:<12} {authid:<8} {connection.asid:<4} "
+        f"{name:<8} T  {active} {len(connection.handles):>5} {ident:<12} {authid:<8} {asid:<4} "
         f"{connection.token & 0xFFFFF:>5}"
     )
     return name, line.rstrip()

@@ -80,14 +80,17 @@ def statq_on(manager: ObjectRecord, local: ObjectRecord) -> bool:
     return own == "ON" or (own == "QMGR" and qmgr == "ON")
 
 
-def statime(system: SystemRecord, manager: ObjectRecord) -> int:
-    """STATIME in minutes: SET SYSTEM's value, else the system's (CSQ6SYSP)."""
+def statime(system: SystemRecord, manager: ObjectRecord) -> int | str:
+    """STATIME: SET SYSTEM's value, else the system's (CSQ6SYSP): minutes, or minutes
+    and seconds as "mm:ss" (IBM MQ 9.4 takes a time in minutes and seconds)."""
     value = dict(manager.status.get("system_set") or {}).get("STATIME", system.attrs.get("statime", 1))
-    return int(value)
+    return value if isinstance(value, str) and ":" in value else int(value)
 
 
 def interval_seconds(system: SystemRecord, manager: ObjectRecord) -> float:
-    return float((statime(system, manager) or SMF_INTERVAL) * 60)
+    """The statistics interval in seconds; STATIME 0 is the SMF global interval."""
+    minutes, _, seconds = str(statime(system, manager)).partition(":")
+    return (int(minutes) * 60.0 + (int(seconds) if seconds else 0)) or float(SMF_INTERVAL * 60)
 
 
 # -- what a handle adds up ---------------------------------------------------------------------
