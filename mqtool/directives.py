@@ -44,7 +44,8 @@ DIRECTIVES: dict[str, DirectiveSpec] = {
     "put": DirectiveSpec(
         "mqtool.workload:do_put",
         ".put QUEUE [count=N] [size=N] [pattern=xml] [persistent=yes] [seed=N] [file=PATH] [data='text']",
-        "put messages (also priority=N msgid= correlid= expiry=30s every=10ms syncpoint=yes); prints a summary",
+        "put messages (also priority=N msgid= correlid= expiry=30s every=10ms syncpoint=yes put1=yes); prints a "
+        "summary",
         (
             "count",
             "size",
@@ -59,6 +60,7 @@ DIRECTIVES: dict[str, DirectiveSpec] = {
             "expiry",
             "every",
             "syncpoint",
+            "put1",
         ),
         arguments="mqtool.workload:parse_put",
     ),

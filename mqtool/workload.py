@@ -261,6 +261,7 @@ class PutRequest:
     options: PutOptions
     every: float
     syncpoint: bool  # all the messages in one unit of work
+    put1: bool = False  # each message by MQPUT1 (the queue statistics count MQPUT1s apart)
 
 
 def parse_put(directive: Directive) -> PutRequest:
@@ -291,6 +292,7 @@ def parse_put(directive: Directive) -> PutRequest:
         options,
         _duration(directive, "every") or 0.0,
         bool(_yes_no(directive, "syncpoint")),
+        bool(_yes_no(directive, "put1")),
     )
 
 
@@ -311,7 +313,8 @@ def _refusal(response: Response, action: str, queue: str, system: SystemRecord, 
 def do_put(session: Session, directive: Directive, current: SystemRecord | None) -> Response:
     """`.put QUEUE [count=N] [size=N] [pattern=P] [persistent=yes] [seed=N] [file=PATH]
     [data='text'] [priority=N] [msgid=ID] [correlid=ID] [expiry=DURATION] [every=DURATION]
-    [syncpoint=yes]`; with syncpoint=yes every message is put in one unit of work."""
+    [syncpoint=yes] [put1=yes]`; with syncpoint=yes every message is put in one unit of
+    work; with put1=yes each by MQPUT1 (as the statistics count it)."""
     system = _engine_system(session, directive, current)
     if isinstance(system, Response):
         return system
@@ -332,6 +335,7 @@ def do_put(session: Session, directive: Directive, current: SystemRecord | None)
         _refusal(response, "Put to", queue, system, error)
         return response
     handle = open_queue(session.store, session.clock, system.name, queue, system.platform)
+    handle.put1 = request.put1
     tally = PutTally()
     clock = session.clock
     start = clock.timestamp()

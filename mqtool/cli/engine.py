@@ -156,6 +156,9 @@ def _id_option(name: str, text: str | None) -> bytes | None:
 @click.option(
     "--syncpoint", is_flag=True, help="All messages in one unit of work: committed together, or none (MAXUMSGS)."
 )
+@click.option(
+    "--put1", is_flag=True, help="Put each message by MQPUT1, as z/OS queue statistics count it (default: MQPUT)."
+)
 @click.option("-q", "--quiet", is_flag=True, help="Only the summary line, no line per message.")
 @click.pass_obj
 def put(
@@ -175,6 +178,7 @@ def put(
     correlid: str | None,
     expiry: str | None,
     syncpoint: bool,
+    put1: bool,
     quiet: bool,
 ) -> None:
     """Put messages to a queue of the current system (z/TPF or z/OS): from --file, --data,
@@ -258,6 +262,7 @@ def put(
         source = spec.payloads()
         total = spec.total()
     handle = open_queue(session.store, session.clock, system.name, queue, system.platform)
+    handle.put1 = put1
     tally = PutTally()
     out = _stdout()
     progress = None

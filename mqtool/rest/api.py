@@ -536,6 +536,7 @@ class RestApi:
         message_type(headers)
         options = put_options(headers, version)
         handle = self._queue(qmgr, queue)
+        handle.put1 = True  # one message per request: an MQPUT1, as mqweb's puts are (inferred)
         committed: list[Any] = []
         result = put_stream(handle, [(body, options)], committed.extend)
         if result.error is not None:

@@ -15,6 +15,25 @@ ALTER TABLE messages ADD COLUMN hi_depth INTEGER;
 ALTER TABLE messages ADD COLUMN qtime_short REAL;
 ALTER TABLE messages ADD COLUMN qtime_long REAL;
 
+-- The queue statistics (QQST) count failed MQPUT1s apart from failed MQPUTs (their
+-- reason codes, as put_fails holds those of MQPUTs).
+ALTER TABLE zos_queue_stats ADD COLUMN put1_fails TEXT NOT NULL DEFAULT '{}';
+
+-- MQSMF's LOG report shows the log manager's raw counters (QJST): the interval's
+-- write requests of one page (the rest are of several), waits for an output buffer
+-- (a record longer than OUTBUFF), writes the WRTHRSH threshold started, zHyperLink
+-- synchronous and asynchronous writes of one page and the pages written
+-- asynchronously, BSDS requests and the log CIs offloaded.
+ALTER TABLE zos_log ADD COLUMN i_one_writes INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE zos_log ADD COLUMN i_buffer_waits INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE zos_log ADD COLUMN i_threshold_writes INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE zos_log ADD COLUMN i_sync_one INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE zos_log ADD COLUMN i_async_one INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE zos_log ADD COLUMN i_switch_one INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE zos_log ADD COLUMN i_async_pages INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE zos_log ADD COLUMN i_bsds INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE zos_log ADD COLUMN i_cis_offloaded INTEGER NOT NULL DEFAULT 0;
+
 CREATE TABLE zos_qstats (
     system      TEXT NOT NULL,
     queue       TEXT NOT NULL,

@@ -107,6 +107,9 @@ class QueueHandle:
         self._prefix: bytes | None = None
         self.number = 0  # the handle's number in the store (engine_config.handles), once opened
         self.syncpoint = False  # puts and gets are in a unit of work (its limits apply)
+        # Each put is an MQPUT1 (the queue opened, the message put and the queue closed in
+        # one call: the REST API's, `put --put1`); statistics count MQPUT1s apart.
+        self.put1 = False
         self.is_open = False  # between open() and close()
         self._count = _MAX_COUNT
         # What the handle knows of the queue's figures holds while nothing else writes.
