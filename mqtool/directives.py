@@ -45,7 +45,7 @@ DIRECTIVES: dict[str, DirectiveSpec] = {
         "mqtool.workload:do_put",
         ".put QUEUE|topic=STRING [count=N] [size=N] [pattern=xml] [persistent=yes] [seed=N] [file=PATH] [data='text']",
         "put messages, or publish them on a z/OS topic string (also priority=N msgid= correlid= expiry=30s "
-        "every=10ms syncpoint=yes retain=yes dynamic=NAME*); prints a summary",
+        "every=10ms syncpoint=yes retain=yes dynamic=NAME* put1=yes); prints a summary",
         (
             "count",
             "size",
@@ -63,6 +63,7 @@ DIRECTIVES: dict[str, DirectiveSpec] = {
             "topic",
             "retain",
             "dynamic",
+            "put1",
         ),
         arguments="mqtool.workload:parse_put",
     ),

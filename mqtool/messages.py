@@ -1037,6 +1037,138 @@ CATALOGUE: dict[str, Entry] = {
     "MQT0779I": Entry("Closed {queue}{route}", ".close: the queue is closed (a temporary dynamic queue is gone)."),
     "CSQY003I": Entry("QUEUE MANAGER IS ALREADY ACTIVE", "START QMGR while the queue manager runs."),
     "CSQY022I": Entry("QUEUE MANAGER INITIALIZATION COMPLETE", "START QMGR: the queue manager is ready."),
+    # ------------------------------------------------ bread-commands: the everyday commands
+    # (issue 18 item 4): the command server (CSQN), security (CSQH), threads (CSQV), and
+    # mqtool's MQT0450-MQT0469 where IBM's documentation gives no wording (mqtool-zos(7)).
+    "CSQN001I": Entry("COMMAND SERVER STARTED", "START CMDSERV: the command server starts processing commands."),
+    "CSQN002I": Entry("COMMAND SERVER ALREADY STARTED", "START CMDSERV while the command server runs: nothing done."),
+    "CSQN005I": Entry(
+        "COMMAND SERVER STOPPED",
+        "STOP CMDSERV: the command server stops after the command it processes; MQSC commands through the REST "
+        "API are refused until START CMDSERV is entered at the console.",
+    ),
+    "CSQN006I": Entry("COMMAND SERVER ALREADY STOPPED", "STOP CMDSERV while the command server is stopped."),
+    "CSQN013I": Entry(
+        "COMMAND SERVER STATUS IS RUNNING",
+        "DISPLAY CMDSERV through the command server (the REST API): it is processing this command.",
+    ),
+    "CSQN014I": Entry(
+        "COMMAND SERVER STATUS IS WAITING",
+        "DISPLAY CMDSERV at the console: the command server waits for commands (from the REST API).",
+    ),
+    "CSQN015I": Entry("COMMAND SERVER STATUS IS STOPPED", "DISPLAY CMDSERV: STOP CMDSERV stopped the command server."),
+    "CSQH010I": Entry(
+        "Reverify flag not set for user-id {userid}, no entry found",
+        "RVERIFY SECURITY: the user ID is not signed on to the queue manager (with subsystem security off no "
+        "user ID ever is). Wording inferred.",
+    ),
+    "CSQH015I": Entry("Security timeout = {minutes} minutes", "DISPLAY SECURITY: TIMEOUT (ALTER SECURITY)."),
+    "CSQH016I": Entry("Security interval = {minutes} minutes", "DISPLAY SECURITY: INTERVAL (ALTER SECURITY)."),
+    "CSQH018I": Entry(
+        "Security refresh for {resource} not processed, security switch set OFF",
+        "REFRESH SECURITY on a queue manager whose subsystem security switch is off: nothing to refresh. Wording "
+        "inferred.",
+    ),
+    "CSQH030I": Entry("Security switches ...", "DISPLAY SECURITY: the security switches follow (CSQH031I)."),
+    "CSQH031I": Entry(
+        "{switch}: {setting}, '{profile}' found",
+        "DISPLAY SECURITY: a security switch, how it is set and the profile that sets it. Without an external "
+        "security manager subsystem security is off and no other switch is shown.",
+    ),
+    "CSQV401I": Entry("DISPLAY THREAD REPORT FOLLOWS -", "DISPLAY THREAD: the report begins."),
+    "CSQV402I": Entry(
+        "ACTIVE THREADS -",
+        "DISPLAY THREAD TYPE(ACTIVE): one line per connection (NAME, ST, A, REQ, ID, AUTHID, ASID, TOKEN), then "
+        "DISPLAY ACTIVE REPORT COMPLETE.",
+    ),
+    "CSQV419I": Entry("NO ACTIVE CONNECTIONS FOUND", "DISPLAY THREAD: no connection matches. Wording inferred."),
+    "CSQV420I": Entry(
+        "NO INDOUBT THREADS FOUND",
+        "DISPLAY THREAD TYPE(INDOUBT): mqtool keeps no unit of work open between commands. Wording inferred.",
+    ),
+    "CSQM130I": Entry(
+        "CLUSTER REQUEST QUEUED",
+        "RESET CLUSTER, REFRESH CLUSTER, SUSPEND or RESUME QMGR CLUSTER: passed to the repository manager, which "
+        "reports on the console (MQT0451E). Wording inferred.",
+    ),
+    "MQT0450E": Entry(
+        "'{command}' NOT PROCESSED - QUEUE MANAGER {qmgr} IS NOT IN A QUEUE SHARING GROUP",
+        "A queue-sharing-group command (DISPLAY GROUP, CFSTRUCT, CFSTATUS, SMDS, SMDSCONN, FACILITY(DB2), "
+        "QSGDISP(SHARED)) on a queue manager in no group; nothing was changed (runCommandJSON reason 3212, "
+        "MQRCCF_Q_MGR_NOT_IN_QSG). IBM's MQSC wording could not be confirmed: mqtool's id.",
+    ),
+    "MQT0451E": Entry(
+        "Cluster request for {cluster} ignored: queue manager {qmgr} is in no cluster",
+        "Console: the repository manager found no cluster to act on (RESET, REFRESH, SUSPEND or RESUME).",
+    ),
+    "MQT0452I": Entry(
+        "PING CHANNEL({name}) COMPLETED - {length} BYTES SENT TO {qmgr} AND RETURNED",
+        "PING CHANNEL: the partner receiver answered and returned the data unchanged.",
+    ),
+    "MQT0453E": Entry(
+        "REFRESH QMGR TYPE(EARLY) NOT PROCESSED - THE QUEUE MANAGER IS ACTIVE",
+        "REFRESH QMGR TYPE(EARLY) runs only while the queue manager is stopped (STOP QMGR first).",
+    ),
+    "MQT0454I": Entry(
+        "EARLY PROCESSING PROGRAM REFRESHED FOR {qmgr}",
+        "REFRESH QMGR TYPE(EARLY) while the queue manager is stopped (mqtool has no early code to load).",
+    ),
+    "MQT0455E": Entry(
+        "RESET QSTATS NOT PROCESSED - PERFORMANCE EVENTS ARE DISABLED, ALTER QMGR PERFMEV(ENABLED)",
+        "RESET QSTATS needs the queue manager's PERFMEV ENABLED (IBM: the command fails otherwise); "
+        "runCommandJSON reason 3224, MQRCCF_EVENTS_DISABLED.",
+    ),
+    "MQT0456I": Entry(
+        "{count} MESSAGES MOVED FROM QLOCAL({source}) TO QLOCAL({target})",
+        "MOVE QLOCAL: every message moved, in one unit of work.",
+    ),
+    "MQT0457E": Entry(
+        "MOVE QLOCAL NOT PROCESSED - QLOCAL({target}) IS NOT EMPTY, CURDEPTH({depth}); TYPE(ADD) ADDS TO IT",
+        "MOVE QLOCAL TYPE(MOVE) needs an empty target queue; nothing was moved.",
+    ),
+    "MQT0458E": Entry(
+        "MOVE QLOCAL NOT PROCESSED - {total} MESSAGES WOULD EXCEED MAXDEPTH({maxdepth}) OF QLOCAL({target})",
+        "The messages of both queues would not fit in the target's MAXDEPTH; nothing was moved (IBM's rule).",
+    ),
+    "MQT0459E": Entry(
+        "MOVE QLOCAL NOT PROCESSED - {keyword}({target_value}) OF QLOCAL({target}) DIFFERS FROM "
+        "{keyword}({source_value}) OF QLOCAL({source})",
+        "MOVE QLOCAL needs the same USAGE (and DEFTYPE) on both queues; nothing was moved.",
+    ),
+    "MQT0460E": Entry(
+        "MOVE QLOCAL NOT PROCESSED - MESSAGE {number} CANNOT BE PUT TO QLOCAL({target}): MQRC {reason} "
+        "({name}) - NO MESSAGES MOVED",
+        "A message could not be put to the target (too long, page set full ...): the unit of work is backed out.",
+    ),
+    "MQT0461I": Entry(
+        "{removed} EXPIRED MESSAGES REMOVED, {count} LOCAL QUEUES MATCHING {name} SCANNED",
+        "REFRESH QMGR TYPE(EXPIRY): the expiry scan ran now on the queues named.",
+    ),
+    "MQT0462E": Entry(
+        "REFRESH QMGR TYPE(CONFIGEV) NOT PROCESSED - CONFIGURATION EVENTS ARE DISABLED",
+        "REFRESH QMGR TYPE(CONFIGEV) needs the queue manager's configuration events enabled (CONFIGEV); "
+        "runCommandJSON reason 3224, MQRCCF_EVENTS_DISABLED.",
+    ),
+    "MQT0463E": Entry(
+        "'{command}' NOT PROCESSED - THE IMS BRIDGE IS NOT ACTIVE",
+        "SUSPEND or RESUME QMGR FACILITY(IMSBRIDGE) on a queue manager with no IMS connection.",
+    ),
+    "MQT0464E": Entry(
+        "The command server of queue manager '{qmgr}' is not running (STOP CMDSERV); enter START CMDSERV at the "
+        "console.",
+        "The REST API passes MQSC commands to the command server: while it is stopped they are refused (HTTP 503, "
+        "reason 2322 MQRC_CMD_SERVER_NOT_AVAILABLE); how mqweb words this is inferred.",
+    ),
+    "MQT0466E": Entry(
+        "PING CHANNEL({name}) FAILED - {reason}",
+        "PING CHANNEL: the partner cannot answer (no listener at CONNAME, its queue manager or channel "
+        "initiator stopped, its channel of that name not a receiver, or in use by another sender).",
+    ),
+    "MQT0465E": Entry(
+        "MOVE QLOCAL NOT PROCESSED - QLOCAL({name}) IS BOTH THE SOURCE AND THE TARGET",
+        "MOVE QLOCAL names the same queue twice (only a queue-sharing group has a shared and a private queue of "
+        "one name).",
+    ),
 }
 
 

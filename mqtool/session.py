@@ -76,6 +76,9 @@ class Session:
         # Every command goes to the current system and no other (a CPF of another system or
         # an MQSC verb on a z/TPF system is refused): the REST API's queue manager in the URL.
         self.pinned = False
+        # The session is the command server's (the REST API's MQSC commands): DISPLAY
+        # CMDSERV shows it RUNNING, and STOP CMDSERV stops what passes them on.
+        self.via_command_server = False
         # What the last command read, kept while Store.generation() says nothing changed.
         self._systems: list[SystemRecord] = []
         self._systems_generation: tuple[int, int] | None = None

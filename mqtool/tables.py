@@ -67,6 +67,8 @@ class KeywordSpec:
 
     def describe_values(self) -> str:
         """The allowed values, as an error message and the man page say them."""
+        if self.type == "minsec":
+            return f"{self.min}-{self.max} minutes, or minutes and seconds mm:ss"
         if self.type == "int":
             span = f"{self.min}-{self.max}"
             return " or ".join([*self.words, span]) if self.words else span
@@ -110,6 +112,9 @@ class VerbSpec:
     objects: tuple[str, ...] = ()
     writes: bool = True
     select: bool = False  # MQSC DISPLAY: a keyword without a value selects that attribute; ALL selects all
+    # Keywords the verb takes whatever its object's own rows say (MOVE QLOCAL's TYPE and
+    # QSGDISP mean other things than the queue's attributes of the same names).
+    keywords: dict[str, KeywordSpec] = field(default_factory=dict)
 
 
 @dataclass
@@ -153,14 +158,17 @@ class Table:
         name = self._object_index.get(word.upper())
         return None if name is None else self.objects[name]
 
-    def keyword(self, obj: ObjectSpec, word: str) -> KeywordSpec | None:
+    def keyword(self, obj: ObjectSpec, word: str, verb: VerbSpec | None = None) -> KeywordSpec | None:
+        """The keyword row a word names for an object (and verb: the verb's own rows
+        come first)."""
         upper = word.upper()
-        spec = obj.keywords.get(upper)
-        if spec is not None:
-            return spec
-        for candidate in obj.keywords.values():
-            if upper in candidate.abbrev or (candidate.negation and upper == candidate.negation):
-                return candidate
+        for rows in (verb.keywords if verb is not None else {}, obj.keywords):
+            spec = rows.get(upper)
+            if spec is not None:
+                return spec
+            for candidate in rows.values():
+                if upper in candidate.abbrev or (candidate.negation and upper == candidate.negation):
+                    return candidate
         return None
 
     def defaults(self, obj: str) -> dict[str, Any]:
@@ -169,6 +177,11 @@ class Table:
             for k in self.objects[obj].keywords.values()
             if k.type != "flag" and k.default is not None and not _is_reference(k.default)
         }
+
+
+def keyword_rows(obj: ObjectSpec, verb: VerbSpec) -> dict[str, KeywordSpec]:
+    """The keyword rows of an object as a verb sees them (the verb's own rows first)."""
+    return obj.keywords if not verb.keywords else {**obj.keywords, **verb.keywords}
 
 
 def _is_reference(value: Any) -> bool:
@@ -284,6 +297,7 @@ def load(dialect: str) -> Table:
             objects=_tuple(row.get("objects")),
             writes=_flag(row.get("writes"), True),
             select=_flag(row.get("select"), False),
+            keywords={kw: _keyword(kw, spec or {}) for kw, spec in (row.get("keywords") or {}).items()},
         )
         for name, row in raw["verbs"].items()
     }
@@ -404,6 +418,8 @@ def convert(spec: KeywordSpec, raw: str | list[str] | None) -> tuple[Any, Valida
         if (spec.min is not None and number < spec.min) or (spec.max is not None and number > spec.max):
             return None, ValidationError("bad_value", spec.name, text, spec.describe_values())
         return number, None
+    if spec.type == "minsec":
+        return _minutes_seconds(spec, text)
     if spec.type == "enum":
         value = spec.value_abbrev.get(text.upper(), text.upper())
         if value not in spec.values:
@@ -448,3 +464,19 @@ def _names(spec: KeywordSpec, items: list[str]) -> tuple[Any, ValidationError | 
     if spec.max_items is not None and len(names) > spec.max_items:
         return None, ValidationError("bad_value", spec.name, f"{len(names)} names", f"at most {spec.max_items} names")
     return names, None
+
+
+def _minutes_seconds(spec: KeywordSpec, text: str) -> tuple[Any, ValidationError | None]:
+    """A time in minutes (an int, min..max) or in minutes and seconds, mm:ss (kept as
+    the text "MM:SS"; more than no time, at most max minutes)."""
+    match = re.fullmatch(r"([0-9]{1,4})(?::([0-5][0-9]))?", text)
+    if match is not None:
+        minutes = int(match.group(1))
+        if match.group(2) is None:
+            if (spec.min is None or minutes >= spec.min) and (spec.max is None or minutes <= spec.max):
+                return minutes, None
+        else:
+            total = minutes * 60 + int(match.group(2))
+            if total > 0 and (spec.max is None or total <= spec.max * 60):
+                return f"{minutes:02d}:{match.group(2)}", None
+    return None, ValidationError("bad_value", spec.name, text, spec.describe_values())

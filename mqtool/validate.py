@@ -6,7 +6,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mqtool.parse.command import Command
-from mqtool.tables import KeywordSpec, ObjectSpec, Table, ValidationError, VerbSpec, check_name, convert, suggest
+from mqtool.tables import (
+    KeywordSpec,
+    ObjectSpec,
+    Table,
+    ValidationError,
+    VerbSpec,
+    check_name,
+    convert,
+    keyword_rows,
+    suggest,
+)
 
 
 @dataclass
@@ -61,13 +71,16 @@ def validate(table: Table, command: Command) -> Request | ValidationError:
             if not optional:
                 return ValidationError("missing_name", obj.name)
         else:
-            reason = check_name(obj.name_rule, name, generic_ok=verb.name in GENERIC_VERBS)
+            generic_ok = verb.name in GENERIC_VERBS or verb.name in table.raw["objects"][obj.name].get(
+                "generic_verbs", []
+            )
+            reason = check_name(obj.name_rule, name, generic_ok=generic_ok)
             if reason:
                 return ValidationError("bad_name", obj.name, name, detail=reason)
     request = Request(command, verb, obj, name)
     seen: dict[str, str] = {}
     for param in command.params:
-        spec: KeywordSpec | None = table.keyword(obj, param.keyword) if obj is not None else None
+        spec: KeywordSpec | None = table.keyword(obj, param.keyword, verb) if obj is not None else None
         if verb.select and param.value is None:
             # DISPLAY QLOCAL(*) MAXDEPTH CURDEPTH: a bare attribute name selects it
             if spec is None and param.keyword == "ALL":
@@ -115,7 +128,7 @@ def _keywords_for(obj: ObjectSpec | None, verb: VerbSpec) -> str:
     # Upper case, as everything else on the console: VALID KEYWORDS ARE NONE.
     if obj is None:
         return "NONE"
-    names = [k.name for k in obj.keywords.values() if verb.name in k.verbs]
+    names = [k.name for k in keyword_rows(obj, verb).values() if verb.name in k.verbs]
     return ", ".join(names) if names else "NONE"
 
 
@@ -124,5 +137,5 @@ def _keyword_words(obj: ObjectSpec | None, verb: VerbSpec) -> list[str]:
     negations of those for this verb (and, for a DISPLAY that selects, those shown)."""
     if obj is None:
         return []
-    specs = [k for k in obj.keywords.values() if verb.name in k.verbs or (verb.select and k.display)]
+    specs = [k for k in keyword_rows(obj, verb).values() if verb.name in k.verbs or (verb.select and k.display)]
     return [word for k in specs for word in (k.name, *k.abbrev, *([k.negation] if k.negation else []))]

@@ -271,6 +271,7 @@ class PutRequest:
     topic: str | None = None  # publish on this topic string instead of putting to `queue`
     retain: bool = False  # with topic: the retained publication
     dynamic: str = DEFAULT_DYNAMIC_NAME  # DynamicQName, when the queue is a model queue
+    put1: bool = False  # each message by MQPUT1 (the queue statistics count MQPUT1s apart)
 
 
 def parse_put(directive: Directive) -> PutRequest:
@@ -315,6 +316,7 @@ def parse_put(directive: Directive) -> PutRequest:
         topic,
         retain,
         _dynamic(directive),
+        bool(_yes_no(directive, "put1")),
     )
 
 
@@ -362,7 +364,8 @@ def _refusal(response: Response, action: str, queue: str, system: SystemRecord, 
 def do_put(session: Session, directive: Directive, current: SystemRecord | None) -> Response:
     """`.put QUEUE [count=N] [size=N] [pattern=P] [persistent=yes] [seed=N] [file=PATH]
     [data='text'] [priority=N] [msgid=ID] [correlid=ID] [expiry=DURATION] [every=DURATION]
-    [syncpoint=yes]`; with syncpoint=yes every message is put in one unit of work."""
+    [syncpoint=yes] [put1=yes]`; with syncpoint=yes every message is put in one unit of
+    work; with put1=yes each by MQPUT1 (as the statistics count it)."""
     system = _engine_system(session, directive, current)
     if isinstance(system, Response):
         return system
@@ -387,6 +390,7 @@ def do_put(session: Session, directive: Directive, current: SystemRecord | None)
                         check_length(resolved, largest)
             handle = open_queue(session.store, session.clock, system.name, queue, system.platform)
             handle.dynamic_name = request.dynamic
+            handle.put1 = request.put1
     except NoPubSub as error:
         response = Response(status=FAILED)
         response.add("MQT0120E", action="Put to", queue=queue, reason=str(error))

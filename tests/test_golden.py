@@ -61,14 +61,18 @@ def run_golden(script: Path, state: Path, monkeypatch: pytest.MonkeyPatch) -> tu
     return result.output, result.exit_code
 
 
+def check_golden(path: Path, text: str, request: pytest.FixtureRequest) -> None:
+    """`text` is the golden file's, byte for byte (`pytest --update-golden` writes it)."""
+    if request.config.getoption("--update-golden"):
+        path.write_text(text, encoding="utf-8")
+    assert path.exists(), f"no {path.name}: run pytest --update-golden and read the result"
+    assert text == path.read_text(encoding="utf-8"), path.name
+
+
 @pytest.mark.parametrize("script", CASES, ids=[c.stem for c in CASES])
 def test_golden(script: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> None:
     output, code = run_golden(script, tmp_path / "state", monkeypatch)
-    expected_path = script.with_suffix(".out")
-    if request.config.getoption("--update-golden"):
-        expected_path.write_text(output, encoding="utf-8")
-    assert expected_path.exists(), f"no {expected_path.name}: run pytest --update-golden and read the result"
-    assert output == expected_path.read_text(encoding="utf-8")
+    check_golden(script.with_suffix(".out"), output, request)
     # The exit status is part of the contract: 0 when all processed, 10 otherwise.
     assert code in (0, 10)
 

@@ -16,7 +16,7 @@ from mqtool.parse.command import Command, Param
 from mqtool.tables import KeywordSpec, NameRule, ValidationError, check_name, convert
 from mqtool.validate import Request, validate
 
-TYPES = {"int", "enum", "list", "names", "name", "text", "conname", "flag", "switch", "filter"}
+TYPES = {"int", "enum", "list", "names", "name", "text", "conname", "flag", "switch", "filter", "minsec"}
 
 
 @pytest.fixture(params=tables.DIALECTS)
@@ -182,6 +182,17 @@ def test_convert_flag_text_name_conname() -> None:
     assert convert(spec(type="conname"), "127.0.0.1(1415)") == ("127.0.0.1(1415)", None)
     assert convert(spec(type="conname"), "host.example.com") == ("host.example.com", None)
     assert convert(spec(type="conname"), "host(99999999)")[1] is not None
+
+
+def test_convert_minutes_or_minutes_and_seconds() -> None:
+    minsec = spec(type="minsec", min=0, max=1440)
+    assert convert(minsec, "15") == (15, None)
+    assert convert(minsec, "0") == (0, None)
+    assert convert(minsec, "1:05") == ("01:05", None)
+    assert convert(minsec, "00:01") == ("00:01", None)
+    assert convert(minsec, "1440:00") == ("1440:00", None)
+    for bad in ("00:00", "1:60", "1441", "1440:01", "1:5", "x"):
+        assert convert(minsec, bad)[1] is not None, bad
 
 
 @pytest.mark.parametrize(

@@ -175,13 +175,30 @@ def test_failures_by_reason_and_rollbacks(mq: Any) -> None:
     store.close()
 
 
-def test_one_put_then_close_is_an_mqput1(mq: Any) -> None:
-    zos(mq, "ALTER QMGR STATQ(OFF)", "DEFINE QLOCAL(P1) STATQ(ON)", "START TRACE(STAT) CLASS(5)")
+def test_only_mqput1_is_an_mqput1(mq: Any) -> None:
+    """A put of one message on an open queue is an MQPUT, as MQSMF counts the seed's
+    single 1 KB put; `put --put1` puts each message by MQPUT1 (no MQOPEN nor MQCLOSE
+    counted), and its failures are failed MQPUT1s."""
+    zos(mq, "ALTER QMGR STATQ(OFF)", "DEFINE QLOCAL(P1) STATQ(ON) MAXDEPTH(4)", "START TRACE(STAT) CLASS(5)")
     assert mq("--system", "CSQ1", "put", "P1", "--data", "one", "--persistent", "-q").exit_code == 0
-    assert mq("--system", "CSQ1", "put", "P1", "--data", "two", "--count", "2", "-q").exit_code == 0
+    assert mq("--system", "CSQ1", "put", "P1", "--data", "two", "--count", "2", "--put1", "-q").exit_code == 0
+    assert mq("--system", "CSQ1", "put", "P1", "--data", "many", "--count", "2", "--put1", "-q").exit_code == 1
     store = Store.open(mq.state_dir)
     row = stats_row(store, "P1")
-    assert (row["put1s"], row["put1s_p"], row["put1_bytes"], row["puts"], row["put_bytes"]) == (1, 1, 3, 2, 6)
+    assert (row["puts"], row["puts_p"], row["put_bytes"], row["put1s"], row["put1s_p"], row["put1_bytes"]) == (
+        1,
+        1,
+        3,
+        3,
+        0,
+        10,
+    )
+    assert (row["opens"], row["closes"], json.loads(row["put1_fails"]), json.loads(row["put_fails"])) == (
+        1,
+        1,
+        {"2053": 1},
+        {},
+    )
     store.close()
 
 
@@ -228,5 +245,5 @@ def test_a_handle_of_another_store_is_not_written_into_this_one(mq: Any, tmp_pat
         assert [figures["puts"] for _, _, figures in stats.queue_records(tx, "CSQ1", "TQ")] == [0]
     mine.close()
     close(store, handle)
-    assert stats_row(store, "TQ")["put1s"] == 1  # in its own store, at MQCLOSE (one put: an MQPUT1)
+    assert stats_row(store, "TQ")["puts"] == 1  # in its own store, at MQCLOSE
     store.close()

@@ -132,17 +132,18 @@ def test_display_selection_errors(mq: Any, line: str, first: str) -> None:
 
 def test_unknown_verb_and_object(mq: Any) -> None:
     # IBM's verbs and objects that mqtool lacks say so (MQT0400E); other words are typos.
-    assert zos(mq, "-CSQ1 RESET QSTATS(X)", "DEFINE CFSTRUCT(X)", "-CSQ1 RESETT QSTATS(X)", "DEFINE CFSTRUC(X)") == (
-        "MQT0400E -CSQ1 CSQ9SCND 'RESET QSTATS' is an IBM MQ for z/OS command: recognised, not available in mqtool\n"
-        "CSQ9023E -CSQ1 CSQ9SCND ' RESET QSTATS' ABNORMAL COMPLETION\n"
-        "MQT0400E -CSQ1 CSQ9SCND 'DEFINE CFSTRUCT' is an IBM MQ for z/OS command: recognised, not available in "
-        "mqtool\n"
-        "CSQ9023E -CSQ1 CSQ9SCND ' DEFINE CFSTRUCT' ABNORMAL COMPLETION\n"
+    assert zos(
+        mq, "-CSQ1 RESET QMGR TYPE(STATISTICS)", "DEFINE LOG(X)", "-CSQ1 RESETT QSTATS(X)", "DEFINE LOGG(X)"
+    ) == (
+        "MQT0400E -CSQ1 CSQ9SCND 'RESET QMGR' is an IBM MQ for z/OS command: recognised, not available in mqtool\n"
+        "CSQ9023E -CSQ1 CSQ9SCND ' RESET QMGR' ABNORMAL COMPLETION\n"
+        "MQT0400E -CSQ1 CSQ9SCND 'DEFINE LOG' is an IBM MQ for z/OS command: recognised, not available in mqtool\n"
+        "CSQ9023E -CSQ1 CSQ9SCND ' DEFINE LOG' ABNORMAL COMPLETION\n"
         "CSQ9001E -CSQ1 CSQ9SCND 'RESETT' is invalid\n"
         "MQT0015I -CSQ1 CSQ9SCND Did you mean 'RESET'?\n"
         "CSQ9023E -CSQ1 CSQ9SCND ' RESETT QSTATS' ABNORMAL COMPLETION\n"
-        "CSQ9001E -CSQ1 CSQ9SCND 'CFSTRUC' is invalid\n"
-        "CSQ9023E -CSQ1 CSQ9SCND ' DEFINE CFSTRUC' ABNORMAL COMPLETION\n"
+        "CSQ9001E -CSQ1 CSQ9SCND 'LOGG' is invalid\n"
+        "CSQ9023E -CSQ1 CSQ9SCND ' DEFINE LOGG' ABNORMAL COMPLETION\n"
     )
 
 

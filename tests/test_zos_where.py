@@ -208,6 +208,10 @@ def test_the_keyword_table_has_where_for_completion_and_help(zos: MQ) -> None:
         "SBSTATUS",
         "PROCESS",
         "NAMELIST",
+        "CONN",
+        "CFSTRUCT",
+        "CLUSQMGR",
+        "QCLUSTER",
     ]
     spec = table.objects["QLOCAL"].keywords["WHERE"]
     assert spec.verbs == ("DISPLAY",) and not spec.display

@@ -11,6 +11,7 @@ from . import (
     RC_WRONG_TYPE,
     active_only,
     buffpools,
+    everyday,
     find_named,
     manager,
     not_found,
@@ -30,6 +31,9 @@ REARMING = frozenset({"TRIGGER", "TRIGTYPE", "TRIGDPTH", "TRIGMPRI", "GET", "INI
 
 @active_only
 def handle(ctx: Any, req: Any) -> Response:
+    routed = everyday.route(ctx, req)
+    if routed is not None:
+        return routed
     obj = req.object.name
     tx, system = ctx.tx, ctx.system
     if obj == "PSID":

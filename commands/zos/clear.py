@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from mqtool.engine.zos import qstats
 from mqtool.response import Response
 from mqtool.state import messages as runs
 
@@ -21,5 +22,5 @@ def handle(ctx: Any, req: Any) -> Response:
         return not_found(req, "QLOCAL", name)
     if record.type != "QLOCAL":
         return refuse(req, "CSQM110I", RC_WRONG_TYPE, objtype="QLOCAL", name=name, actual=record.type)
-    runs.clear(tx.conn, system.name, name)
+    qstats.removed(tx, system.name, name, runs.clear(tx.conn, system.name, name))
     return reply(req)

@@ -9,13 +9,28 @@ from typing import Any
 from mqtool.response import Response
 from mqtool.state import ObjectRecord
 
-from . import RC_EXISTS, RC_WRONG_TYPE, active_only, buffpools, find_named, not_found, pagesets, pubsub, refuse, reply
+from . import (
+    RC_EXISTS,
+    RC_WRONG_TYPE,
+    active_only,
+    buffpools,
+    everyday,
+    find_named,
+    not_found,
+    pagesets,
+    pubsub,
+    refuse,
+    reply,
+)
 from .builtin import DEFAULT_OBJECTS, settable, table_defaults
 from .rules import check
 
 
 @active_only
 def handle(ctx: Any, req: Any) -> Response:
+    routed = everyday.route(ctx, req)
+    if routed is not None:
+        return routed
     obj = req.object.name
     if obj == "PSID":
         return pagesets.define(ctx, req)

@@ -15,6 +15,7 @@ from . import (
     RC_WRONG_TYPE,
     active_only,
     buffpools,
+    everyday,
     find_named,
     not_found,
     pagesets,
@@ -30,6 +31,9 @@ IDLE_STATES = ("", "INACTIVE", "STOPPED")
 
 @active_only
 def handle(ctx: Any, req: Any) -> Response:
+    routed = everyday.route(ctx, req)
+    if routed is not None:
+        return routed
     obj = req.object.name
     if obj == "PSID":
         return pagesets.delete(ctx, req)

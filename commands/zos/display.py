@@ -21,6 +21,7 @@ from . import (
     QUEUE_TYPES,
     active_only,
     date_time,
+    everyday,
     logs,
     manager,
     object_spec,
@@ -53,6 +54,9 @@ QMGR_FIXED = {
 
 @active_only
 def handle(ctx: Any, req: Any) -> Response:
+    routed = everyday.route(ctx, req)
+    if routed is not None:
+        return routed
     obj = req.object.name
     if obj in ("LOG", "ARCHIVE"):
         record = manager(ctx.tx, ctx.system, ctx.now)

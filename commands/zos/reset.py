@@ -6,10 +6,13 @@ from typing import Any
 
 from mqtool.response import Response
 
-from . import active_only
+from . import active_only, everyday
 from .channels import reset
 
 
 @active_only
 def handle(ctx: Any, req: Any) -> Response:
+    routed = everyday.route(ctx, req)
+    if routed is not None:
+        return routed
     return reset(ctx, req)

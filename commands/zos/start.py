@@ -9,12 +9,16 @@ from typing import Any
 
 from mqtool.response import NO_CSECT, Response
 
-from . import logs, manager, refuse, reply, stopped, trace
+from . import everyday, logs, manager, refuse, reply, stopped, trace
 
 
 def handle(ctx: Any, req: Any) -> Response:
     if req.object.name == "TRACE":
         return trace.start(ctx, req)
+    if req.object.name != "QMGR":
+        routed = stopped(ctx, req) or everyday.route(ctx, req)
+        if routed is not None:
+            return routed
     if req.object.name != "QMGR":
         from .channels import start
 
@@ -36,6 +40,7 @@ def handle(ctx: Any, req: Any) -> Response:
     result.add("CSQY001I", csect=NO_CSECT, zparm=str(system.attrs.get("zparm", "CSQZPARM")))
     logs.restart(tx, system, record, ctx.now, result)
     trace.restart(record)
+    everyday.restart(ctx, record)
     tx.put_status(record)
     configured = dict(system.attrs.get("log") or {})
     if str(configured.get("ZHYLINK")) == "YES" and str(configured.get("ZHYWRITE", "NO")) != "YES":

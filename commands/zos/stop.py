@@ -8,11 +8,14 @@ from typing import Any
 
 from mqtool.response import NO_CSECT, Response
 
-from . import active_only, manager, reply, trace
+from . import active_only, everyday, manager, reply, trace
 
 
 @active_only
 def handle(ctx: Any, req: Any) -> Response:
+    routed = everyday.route(ctx, req)
+    if routed is not None:
+        return routed
     if req.object.name == "TRACE":
         return trace.stop(ctx, req)
     if req.object.name != "QMGR":

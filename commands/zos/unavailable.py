@@ -9,7 +9,7 @@ from mqtool.parse.command import Command
 from mqtool.response import FAILED, SYNTAX, Response
 from mqtool.tables import Table
 
-from . import PARSER_CSECT, failure, table
+from . import PARSER_CSECT, failure, table, verb_words
 
 
 def _section(tbl: Table) -> tuple[dict[str, list[str]], dict[str, str]]:
@@ -63,6 +63,14 @@ def answer(command: Command, tbl: Table) -> Response | None:
     if tbl.verb(verb) is None:
         return failure(command, "CSQ9001E", SYNTAX, keyword=command.object)
     return None
+
+
+def not_available(command: Command, words: str) -> Response:
+    """MQT0400E for a form of a command that mqtool has (`words`: SUSPEND QMGR LOG); the
+    completion line echoes the verb and object, as for any command."""
+    result = Response(status=FAILED, framing="zos", verb_words=verb_words(command), csect=PARSER_CSECT)
+    result.add("MQT0400E", command=words)
+    return result
 
 
 def _not_available(command: Command, words: str) -> Response:

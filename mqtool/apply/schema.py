@@ -222,7 +222,7 @@ def render() -> str:
 
 
 def main() -> None:
-    """Writes the schema file beside this module (in the source tree)."""
+    """Writes the schema file where the package publishes it, mqtool/schema/ in the source tree."""
     path = Path(__file__).parent.parent / "schema" / SCHEMA_FILE
     path.parent.mkdir(exist_ok=True)
     path.write_text(render(), encoding="utf-8")

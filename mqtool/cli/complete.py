@@ -344,11 +344,11 @@ def _keyword_words(
 ) -> list[Candidate]:
     used = set()
     for word in used_words:
-        spec = table.keyword(obj, word.split(opener, 1)[0])
+        spec = table.keyword(obj, word.split(opener, 1)[0], verb)
         if spec is not None:
             used.add(spec.name)
     entries: list[tuple[str, tuple[str, ...], str, str]] = []
-    for spec in obj.keywords.values():
+    for spec in tables.keyword_rows(obj, verb).values():
         if verb.name not in spec.verbs or spec.name in used:
             continue
         if spec.type == "flag":
@@ -442,7 +442,7 @@ def _mqsc(
         return []
     if "(" in current:
         keyword, _, value = current.partition("(")
-        spec = table.keyword(obj, keyword)
+        spec = table.keyword(obj, keyword, verb)
         return [] if spec is None else _values(table, spec, _list_item(value, ", "), system, view)
     return _keyword_words(table, verb, obj, words[2:], current, "(")
 

@@ -211,6 +211,9 @@ def _topic_limit(tx: Any, system: Any, largest: int | None) -> int:
     "--syncpoint", is_flag=True, help="All messages in one unit of work: committed together, or none (MAXUMSGS)."
 )
 @_dynamic_option
+@click.option(
+    "--put1", is_flag=True, help="Put each message by MQPUT1, as z/OS queue statistics count it (default: MQPUT)."
+)
 @click.option("-q", "--quiet", is_flag=True, help="Only the summary line, no line per message.")
 @click.pass_obj
 def put(
@@ -233,6 +236,7 @@ def put(
     expiry: str | None,
     syncpoint: bool,
     dynamic_name: str,
+    put1: bool,
     quiet: bool,
 ) -> None:
     """Put messages to a queue of the current system (z/TPF or z/OS): from --file, --data,
@@ -359,6 +363,7 @@ def put(
     else:
         handle = open_queue(session.store, session.clock, system.name, queue, system.platform)
         handle.dynamic_name = _dynamic_pattern(dynamic_name)
+        handle.put1 = put1
     tally = PutTally()
     copies = [0]
     out = _stdout()

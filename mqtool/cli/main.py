@@ -14,7 +14,7 @@ from typing import Any, NoReturn
 
 import click
 
-from mqtool import __version__
+from mqtool import __version__, application
 from mqtool.clock import Clock, ClockError
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -249,6 +249,8 @@ def main_group(ctx: click.Context, state_dir: Path | None, system: str | None, c
         fail(f"--clock: {exc}")
     app = App(state_dir or default_state_dir(), system, clock, state_defaulted=state_dir is None)
     _STATE_IN_USE[:] = [str(app.state_dir)]
+    if ctx.invoked_subcommand:
+        application.NAME[0] = f"mqtool {ctx.invoked_subcommand}"  # what DISPLAY CONN shows as APPLTAG
     ctx.obj = app
     ctx.call_on_close(app.close)
 

@@ -315,7 +315,12 @@ class OperatorShell:
     # -- the loop ----------------------------------------------------------------------
     def run(self) -> int:
         """Reads and runs commands until END, EXIT, QUIT or end of input; returns 0."""
+        from mqtool.engine.zos import connections
+
         self.loop = self.realtime(self) if self.realtime is not None else None
+        store = self.session.store
+        # The shell is a connection to each z/OS queue manager (DISPLAY CONN shows it).
+        connected = connections.connect_everywhere(store, self.session.clock.timestamp(), "mqtool shell")
         try:
             if self.on_terminal:
                 self.write([BANNER.format(system=self.prompt_name)])
@@ -324,6 +329,7 @@ class OperatorShell:
         finally:
             if self.loop is not None:
                 self.loop.stop()
+            connections.disconnect_everywhere(store, connected)
         return 0
 
     def prompt(self) -> str:

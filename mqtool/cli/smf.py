@@ -21,7 +21,11 @@ VRM = "940"  # the version, release and modification of MQ the records carry
 LABEL_WIDTH = 44
 FORMATS = click.Choice(["text", "csv", "json"])
 
-# The queue record (QSTAT): report label, key of the record's figures (mqtool/engine/zos/stats.py).
+# The queue record (QSTAT): report label, key of the record's figures (mqtool/engine/zos/stats.py),
+# in the order and with the labels of MQSMF's QSTAT block as IBM's MQ for z/OS 9.4
+# performance report (seed 002) prints it, down to Failed MQGET Browses; the lines after
+# that (the browses' reasons, rolled back gets, expired messages, MQOPENs and MQCLOSEs)
+# are QQST figures the seed's extract cuts off: their labels are mqtool's.
 QUEUE_FIELDS: tuple[tuple[str, str], ...] = (
     ("Queue Name", "queue"),
     ("Disposition", "disposition"),
@@ -30,6 +34,8 @@ QUEUE_FIELDS: tuple[tuple[str, str], ...] = (
     ("Current Depth", "depth"),
     ("Open Output Count", "output_handles"),
     ("Open Input Count", "input_handles"),
+    ("QTIME Short", "qtime_short"),
+    ("QTIME Long", "qtime_long"),
     ("Last Put Time", "last_put"),
     ("Last Get Time", "last_get"),
     ("Uncommitted Changes", "uncommitted"),
@@ -50,8 +56,11 @@ QUEUE_FIELDS: tuple[tuple[str, str], ...] = (
     ("MQPUT1 Bytes", "put1_bytes"),
     ("Persistent MQPUT1 Bytes", "put1_bytes_p"),
     ("Non-Persistent MQPUT1 Bytes", "put1_bytes_np"),
+    ("Fast Puts", "fast_puts"),
+    ("Fast Puts Bytes", "fast_put_bytes"),
     ("Rolled Back Puts", "rolled_puts"),
     ("Failed MQPUTs", "put_fails"),
+    ("Failed MQPUT1s", "put1_fails"),
     ("Successfully Streamed Messages", "streamed"),
     ("Minimum Message Size Put", "size_min"),
     ("Maximum Message Size Put", "size_max"),
@@ -64,55 +73,71 @@ QUEUE_FIELDS: tuple[tuple[str, str], ...] = (
     ("Non-Persistent MQGET Bytes", "get_bytes_np"),
     ("MQGET Browses", "browses"),
     ("Persistent MQGET Browses", "browses_p"),
-    ("Non-Persistent MQGET Browses", "browses_np"),
+    ("Non-Persistent MQGETs Browses", "browses_np"),  # sic: the seed's label
     ("MQGET Browse Bytes", "browse_bytes"),
     ("Persistent MQGET Browse Bytes", "browse_bytes_p"),
     ("Non-Persistent MQGET Browse Bytes", "browse_bytes_np"),
-    ("Rolled Back Gets", "rolled_gets"),
     ("Failed MQGETs", "get_fails"),
     ("Failed MQGET Browses", "browse_fails"),
+    ("Rolled Back Gets", "rolled_gets"),
+    ("Expired Messages", "expired"),
     ("MQOPENs", "opens"),
     ("MQCLOSEs", "closes"),
-    ("Expired Messages", "expired"),
 )
 # The failures by reason code follow their total: key of the total -> key of the reasons, label.
 REASONS = {
     "put_fails": ("put_fail_reasons", "Failed MQPUTs with MQRC"),
+    "put1_fails": ("put1_fail_reasons", "Failed MQPUT1s with MQRC"),
     "get_fails": ("get_fail_reasons", "Failed MQGETs with MQRC"),
     "browse_fails": ("browse_fail_reasons", "Failed MQGET Browses with MQRC"),
 }
-NO_MESSAGE = "2033"  # shown with its count even when 0, as MQSMF does
+# The reasons QQST counts apart (no message 2033, truncated 2080), always shown; a put
+# failure and another reason are in the total only, as MQSMF shows them.
+SHOWN_REASONS = {"get_fails": ("2033", "2080"), "browse_fails": ("2033", "2080")}
 TIMES = ("last_put", "last_get")
 
-# The log manager's record: label, key (or a figure derived from the record).
-LOG_FIELDS: tuple[tuple[str, str], ...] = (
-    ("Log records written", "records"),
-    ("Total Number of pages written", "pages"),
-    ("Number of pages written/sec", "pages_per_second"),
-    ("Amount of data written/sec (MB/Sec)", "megabytes_per_second"),
-    ("Total Number of write requests", "writes"),
-    ("Number of write requests/sec", "writes_per_second"),
-    ("Pages written per I/O", "pages_per_write"),
-    ("Log bytes before compression", "original"),
-    ("Log bytes written", "written"),
-    ("Compression requests (COMPLOG)", "comp_requests"),
-    ("Compressed record data before", "comp_original"),
-    ("Compressed record data after", "comp_written"),
-    ("Total number of copy1 new logs used", "new_logs_copy1"),
-    ("Total number of copy2 new logs used", "new_logs_copy2"),
-    ("New logs zHyperWrite capable", "zhw_capable"),
-    ("New logs zHyperWrite enabled", "zhw_enabled"),
-    ("New logs zHyperLink capable", "zhl_capable"),
-    ("New logs zHyperLink enabled", "zhl_enabled"),
-    ("Checkpoints", "checkpoints"),
-    ("Active log data sets offloaded", "offloads"),
-    ("Waits for offload (active logs full)", "full_waits"),
-    ("zHyperLink log writes", "zhyperlink"),
-    ("zHyperLink synchronous writes", "sync"),
-    ("zHyperLink asynchronous writes", "async"),
-    ("zHyperLink asynchronous writes at a switch", "switch_async"),
-    ("Latest RBA", "rba"),
+# The log manager's record as MQSMF's LOG report prints it (seed 002): the figures
+# (label, key), the raw QJST counters (name, key) four to a line, the write requests of
+# one page and of more, and (when zHyperLink wrote the log) its write figures.
+LOG_FIGURES: tuple[tuple[str, str], ...] = (
+    ("Total Number of pages written:", "pages"),
+    ("Number of pages written/sec:", "pages_per_second"),
+    ("Amount of data written/sec:", "megabytes_per_second"),
+    ("Total Number of write requests:", "writes"),
+    ("Number of write requests/sec:", "writes_per_second"),
+    ("Pages written per I/O:", "pages_per_write"),
+    ("Total number of read requests:", "read_requests"),
+    ("Total number of copy1 new logs used during interval:", "new_logs_copy1"),
+    ("Total number of copy2 new logs used during interval:", "new_logs_copy2"),
+    ("Total number of new logs used which are zHyperWrite capable:", "zhw_capable"),
+    ("Total number of new logs used which are zHyperWrite enabled:", "zhw_enabled"),
+    ("Total number of new logs used which are zHyperLink capable:", "zhl_capable"),
+    ("Total number of new logs used which are zHyperLink enabled:", "zhl_enabled"),
+    ("Total number of new logs used which are encrypted:", "encrypted"),
 )
+LOG_COUNTERS: tuple[tuple[tuple[str, str], ...], ...] = (
+    (("Write_Wait", "write_wait"), ("Write_Nowait", "write_nowait"), ("Write_Force", "write_force"),
+     ("WTB", "buffer_waits")),
+    (("Read_Stor", "read_stor"), ("Read_Active", "read_active"), ("Read_Archive", "read_archive"), ("TVC", "tvc")),
+    (("BSDS_Reqs", "bsds"), ("CIs_Created", "cis_created"), ("BFWR", "bfwr"), ("ALR", "alr")),
+    (("ALW", "offloads"), ("CIs_Offload", "cis_offloaded"), ("LLCheckpoints", "checkpoints")),
+    (("Read_delayed", "read_delayed"), ("Tape_Lookahead", "tape_lookahead"), ("Lookahead_Mount", "lookahead_mount")),
+    (("Write_Susp", "write_susp"), ("Write_Reqs", "writes"), ("CI_Writes", "pages")),
+    (("Write_Serl", "write_serl"), ("Write_Thrsh", "threshold_writes"), ("Buff_Pagein", "buff_pagein")),
+    (("Copy1_Used", "new_logs_copy1"), ("Copy2_Used", "new_logs_copy2")),
+    (("Logs_ZHWC", "zhw_capable"), ("Logs_ZHWE", "zhw_enabled"), ("Logs_encr", "encrypted")),
+)  # fmt: skip
+LOG_FIELDS: tuple[str, ...] = (
+    "buffer_waits", "cis_created", "pages", "pages_per_second", "megabytes_per_second", "writes",
+    "writes_per_second", "pages_per_write", "read_requests", "new_logs_copy1", "new_logs_copy2", "zhw_capable",
+    "zhw_enabled", "zhl_capable", "zhl_enabled", "encrypted", "write_wait", "write_nowait", "write_force",
+    "read_stor", "read_active", "read_archive", "tvc", "bsds", "bfwr", "alr", "offloads", "cis_offloaded",
+    "checkpoints", "read_delayed", "tape_lookahead", "lookahead_mount", "write_susp", "write_serl",
+    "threshold_writes", "buff_pagein", "one_page_writes", "one_page_pages", "more_page_writes", "more_page_pages",
+    "zhyperlink", "sync_one", "sync_more", "sync_pages", "async_one", "async_more", "async_pages", "switch_one",
+    "switch_more", "switch_pages", "records", "original", "written", "comp_requests", "comp_original",
+    "comp_written", "full_waits", "rba",
+)  # fmt: skip
 ZHYPERLINK_WORDS = {
     "OFF": "not used",
     "SYNC": "synchronous",
@@ -212,48 +237,148 @@ def _queue_text(system: Any, times: _Times, start: float, end: float, figures: d
         value = figures.get(key)
         if key in TIMES:
             value = times.precise(value)
-        elif key == "oldest_age" and value is None:
-            value = 0
+        elif value is None:
+            value = 0  # a figure a record of an earlier mqtool lacks, or an oldest age of no message
         lines.append(_line(label, value))
-        if key in REASONS:
+        for code in SHOWN_REASONS.get(key, ()):
             reasons_key, reason_label = REASONS[key]
-            reasons = dict(figures.get(reasons_key) or {})
-            if key != "put_fails":
-                reasons.setdefault(NO_MESSAGE, 0)
-            for code in sorted(reasons, key=int):
-                lines.append(_line(f"{reason_label} {code}", reasons[code]))
+            lines.append(_line(f"{reason_label} {code}", dict(figures.get(reasons_key) or {}).get(code, 0)))
     return lines
 
 
 def _log_figures(figures: dict[str, Any], start: float, end: float) -> dict[str, Any]:
-    """A log record's figures with the rates and ratios the report shows."""
+    """A log record's figures as MQSMF's LOG report shows them: rates per second, the
+    raw QJST counters (those of reads, tapes and I/O timing are 0: mqtool's log is
+    written by its own model, never read back, and does no I/O to time) and the write
+    requests of one page and of more, with how zHyperLink wrote them."""
     seconds = max(1e-9, end - start)
-    writes = int(figures.get("writes", 0))
-    copies = int(figures.get("copies", 1))
-    derived = dict(figures)
+    get = lambda key: int(figures.get(key, 0))  # noqa: E731 - a record of an earlier mqtool lacks some
+    writes, pages, one = get("writes"), get("pages"), get("one_writes")
+    copies = get("copies") or 1
+    new_logs = get("new_logs")
+    more_writes, more_pages = writes - one, pages - one
+    sync, asynchronous, switch = get("sync"), get("async"), get("switch_async")
+    sync_one, async_one, switch_one = get("sync_one"), get("async_one"), get("switch_one")
+    per_write = more_pages / more_writes if more_writes else 0.0
+    derived = {key: figures.get(key, 0) for key in ("records", "original", "written", "comp_requests",
+                                                     "comp_original", "comp_written", "full_waits", "rba")}  # fmt: skip
     derived |= {
-        "pages_per_second": round(int(figures.get("pages", 0)) / seconds, 2),
-        "megabytes_per_second": round(int(figures.get("written", 0)) / seconds / 1024 / 1024, 2),
-        "writes_per_second": round(writes / seconds, 2),
-        "pages_per_write": round(int(figures.get("pages", 0)) / writes, 2) if writes else 0.0,
-        "new_logs_copy1": int(figures.get("new_logs", 0)),
-        "new_logs_copy2": int(figures.get("new_logs", 0)) if copies == 2 else 0,
+        "buffer_waits": get("buffer_waits"),
+        "cis_created": pages,
+        "pages": pages,
+        "pages_per_second": round(pages / seconds),
+        "megabytes_per_second": round(get("written") / seconds / 1024 / 1024),
+        "writes": writes,
+        "writes_per_second": round(writes / seconds),
+        "pages_per_write": round(pages / writes) if writes else 0,
+        "read_requests": 0,
+        "new_logs_copy1": new_logs,
+        "new_logs_copy2": new_logs if copies == 2 else 0,
+        "zhw_capable": get("zhw_capable"),
+        "zhw_enabled": get("zhw_enabled"),
+        "zhl_capable": get("zhl_capable"),
+        "zhl_enabled": get("zhl_enabled"),
+        "encrypted": 0,
+        "write_wait": 0,
+        "write_nowait": get("records"),
+        "write_force": writes,
+        "read_stor": 0,
+        "read_active": 0,
+        "read_archive": 0,
+        "tvc": 0,
+        "bsds": get("bsds"),
+        "bfwr": writes,
+        "alr": 0,
+        "offloads": get("offloads"),
+        "cis_offloaded": get("cis_offloaded"),
+        "checkpoints": get("checkpoints"),
+        "read_delayed": 0,
+        "tape_lookahead": 0,
+        "lookahead_mount": 0,
+        "write_susp": writes,
+        "write_serl": 0,
+        "threshold_writes": get("threshold_writes"),
+        "buff_pagein": 0,
+        "one_page_writes": one,
+        "one_page_pages": one,
+        "more_page_writes": more_writes,
+        "more_page_pages": more_pages,
+        "zhyperlink": str(figures.get("zhyperlink", "OFF")),
+        "sync_one": sync_one,
+        "sync_more": sync - sync_one,
+        "sync_pages": pages - get("async_pages") if sync else 0,
+        "async_one": async_one,
+        "async_more": asynchronous - async_one,
+        "async_pages": get("async_pages"),
+        "switch_one": switch_one,
+        "switch_more": switch - switch_one,
+        "switch_pages": switch_one + round((switch - switch_one) * per_write),
     }
     return derived
+
+
+def _counter_line(pairs: tuple[tuple[str, str], ...], figures: dict[str, Any]) -> str:
+    return " " + ", ".join(f"{name:<15}{figures[key]:>10}" for name, key in pairs) + ("," if len(pairs) == 2 else "")
 
 
 def _log_text(system: Any, times: _Times, start: float, end: float, figures: dict[str, Any]) -> list[str]:
     lines = _header(system, times, start, end)
     derived = _log_figures(figures, start, end)
-    for label, key in LOG_FIELDS:
-        value = derived.get(key, 0)
-        if key == "zhyperlink":
-            value = ZHYPERLINK_WORDS.get(str(value), str(value))
-        elif key == "rba":
-            value = f"{int(value):016X}"
-        elif isinstance(value, float):
-            value = f"{value:.2f}"
-        lines.append(_line(label, value))
+    pct = round(100 * derived["buffer_waits"] / derived["cis_created"]) if derived["cis_created"] else 0
+    lines.append(f" Wait for buffers (should be 0): {derived['buffer_waits']:>12} out of {derived['cis_created']:>12}, "
+                 f"{pct}%")  # fmt: skip
+    for label, key in LOG_FIGURES:
+        unit = " MB/Sec" if key == "megabytes_per_second" else ""
+        lines.append(f" {label:<62}{derived[key]:>12}{unit}")
+    lines.extend(_counter_line(pairs, derived) for pairs in LOG_COUNTERS)
+    if derived["comp_requests"]:
+        # QJST's COMPLOG counters: the seed's extract shows none, so the wording is mqtool's.
+        lines.append(_counter_line((("Comp_Reqs", "comp_requests"), ("Comp_Uncmp", "comp_original"),
+                                    ("Comp_Comp", "comp_written")), derived))  # fmt: skip
+    seconds = max(1.0, end - start)
+    copies = 2 if derived["new_logs_copy2"] or int(figures.get("copies", 1)) == 2 else 1
+    lines.append(" ____,__ write requests,          CIs, Average I/O,   After I/O, pages/IO")
+    lines.append("                                       time in uSec, time in uSec,")
+    for copy in range(1, copies + 1):
+        for size, writes_key, pages_key in ((" 1 page", "one_page_writes", "one_page_pages"),
+                                            (">1 page", "more_page_writes", "more_page_pages")):  # fmt: skip
+            writes, pages = derived[writes_key], derived[pages_key]
+            per = round(pages / writes) if writes else 0
+            lines.append(f" Log {copy},{size:<7} {writes:>9}, {pages:>12}, {0:>11}, {0:>11}, {per:>8}")
+    lines.append(f" Standard deviation of first log, 1 page per I/O, response time +- {0:>5}")
+    for size in (" 1 page", ">1 page"):
+        lines.append(f" Log 1,{size:<7} Longest I/O     {0:>8}")
+        lines.append(f" Log 1,{size:<7} Longest Request {0:>8}")
+    rate = round(int(figures.get("written", 0)) / seconds / 1024 / 1024)
+    lines += [f" Log write rate {rate:>6}MB/s per copy", " Logger I/O busy : 0.00%", " Logger task busy: 0.0%"]
+    if derived["zhyperlink"] != "OFF":
+        lines += _zhyperlink_lines(derived)
+    return lines
+
+
+def _zhyperlink_lines(derived: dict[str, Any]) -> list[str]:
+    """MQSMF's zHyperLink sections: write requests of one page, of more, and their
+    pages, by how they went (synchronously, asynchronously, asynchronously at a log
+    switch); the I/O times are 0 (mqtool does no log I/O to time)."""
+    switches = derived["new_logs_copy1"]
+    rows = (
+        ("Write requests", derived["one_page_writes"], derived["more_page_writes"], derived["pages"]),
+        ("Sync writes", derived["sync_one"], derived["sync_more"], derived["sync_pages"]),
+        ("Async writes", derived["async_one"], derived["async_more"], derived["async_pages"]),
+        (" ...switch", derived["switch_one"], derived["switch_more"], derived["switch_pages"]),
+    )
+    # The averages are of the writes a switch made asynchronous (seed: 1.9 = (1 + 26) / 14
+    # logs, 186.0 = 2604 pages / 14), not of every asynchronous write.
+    at_switch = derived["switch_one"] + derived["switch_more"]
+    lines = [" zHyperLink write stats", "   _____1 page,____>1 page,_____Total pages"]
+    lines += [f" {label:<15}{one:>10}, {more:>10}, {total:>12}" for label, one, more, total in rows]
+    lines.append(f" Average async writes per log switch: {at_switch / switches if switches else 0:.1f}")
+    lines.append(
+        f" Average async pages written per log switch: {derived['switch_pages'] / switches if switches else 0:.1f}"
+    )
+    lines += [" zHyperLink I/O stats", " __Pages,____Longest I/O,____Shortest I/O,____Total I/O____Avg I/O"]
+    for size in ("1", ">1"):
+        lines.append(f" {size:>7}, {0:>8} uSec, {0:>10} uSec, {0:>11} uSec, {0:>6.1f} uSec")
     return lines
 
 
@@ -291,12 +416,14 @@ def smf() -> None:
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True, help="Output format.")
 @click.pass_obj
 def qstat(app: App, system_name: str | None, queue: str | None, fmt: str) -> None:
-    """Queue statistics, one block per queue per interval in the style of MQSMF's QSTAT
-    report (`Label....value`): depth (now, highest, lowest), handles, last put and get,
-    oldest message age, puts and MQPUT1s by persistence with bytes, gets and browses
-    with bytes, failures by reason code, message sizes, opens, closes, expired and
-    streamed messages. CSV has one row per record with a heading row; JSON a list of
-    records.
+    """Queue statistics, one block per queue per interval in the layout of MQSMF's
+    QSTAT report (`Label....value`, its labels in its order): depth (now, highest,
+    lowest), handles, QTIME short and long term, last put and get, oldest message age,
+    MQPUTs and MQPUT1s by persistence with bytes, fast puts, failed MQPUTs and MQPUT1s,
+    streamed messages, message sizes, gets and browses with bytes and failures (MQRC
+    2033 and 2080 apart), then rolled back gets, expired messages, opens and closes.
+    CSV has one row per record with a heading row, and the failures by every reason;
+    JSON a list of records.
 
     \b
     Examples:
@@ -346,10 +473,13 @@ def qstat(app: App, system_name: str | None, queue: str | None, fmt: str) -> Non
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True, help="Output format.")
 @click.pass_obj
 def log_command(app: App, system_name: str | None, fmt: str) -> None:
-    """The log manager's statistics per interval, in the style of MQSMF's LOG report:
-    log records, pages and write requests (and per second), MB/s, bytes before and after
-    COMPLOG compression, new active logs used, checkpoints, offloads, and how zHyperLink
-    writes went (synchronous, asynchronous, asynchronous at a log switch).
+    """The log manager's statistics per interval, in the layout of MQSMF's LOG report:
+    waits for buffers, pages and write requests (and per second), MB/s, new active logs
+    used, the raw QJST counters (Write_Nowait, Write_Force, BSDS_Reqs, CIs_Created,
+    LLCheckpoints ...), the write requests of one page and of more and, when zHyperLink
+    wrote the log, how its writes went (synchronous, asynchronous, at a log switch).
+    CSV and JSON hold every figure under mqtool's names, with the records, bytes before
+    and after COMPLOG compression and the latest RBA besides.
 
     \b
     Examples:
@@ -364,18 +494,19 @@ def log_command(app: App, system_name: str | None, fmt: str) -> None:
         out = []
         for start, end, figures in records:
             entry = _entry(system, times, start, end)
-            entry |= {key: _log_figures(figures, start, end).get(key, 0) for _, key in LOG_FIELDS}
+            derived = _log_figures(figures, start, end)
+            entry |= {key: derived[key] for key in LOG_FIELDS}
             out.append(entry)
         click.echo(json.dumps(out, indent=2))
         return
     if fmt == "csv":
-        headings = [*HEADINGS, *(label for label, _ in LOG_FIELDS)]
+        headings = [*HEADINGS, *LOG_FIELDS]
         rows = []
         for start, end, figures in records:
             derived = _log_figures(figures, start, end)
             row = _row(system, times, start, end)
-            for _, key in LOG_FIELDS:
-                value = derived.get(key, 0)
+            for key in LOG_FIELDS:
+                value = derived[key]
                 row.append(f"{int(value):016X}" if key == "rba" else value)
             rows.append(row)
         _csv(headings, rows)

@@ -60,6 +60,13 @@ REASONS: dict[str, int] = {
     # MQRC_NOT_AUTHORIZED: the REST API's command authority (mqtool.rest.authority)
     "CSQ9016E": 2035,
     "MQT0367E": 2035,
+    # the everyday commands (bread-commands): MQRCCF_Q_MGR_NOT_IN_QSG, MQRCCF_EVENTS_DISABLED,
+    # MOVE QLOCAL's target not empty (MQRC_Q_NOT_EMPTY) or too small (MQRC_Q_FULL)
+    "MQT0450E": 3212,
+    "MQT0455E": 3224,
+    "MQT0462E": 3224,
+    "MQT0457E": 2055,
+    "MQT0458E": 2053,
 }
 # A DISPLAY that matched nothing: IBM answers it as a failure with reason 2085.
 NOTHING_FOUND = ("CSQM297I", "MQSC0003I", "HTTPS0005I")
@@ -126,7 +133,9 @@ def response_json(response: Response, system: SystemRecord | None) -> dict[str, 
     """One handler Response as a runCommandJSON response body."""
     items: list[dict[str, Any]] = []
     for message in response.messages:
-        if message.id in ONE_OBJECT:
+        if message.id in ONE_OBJECT and message.fields.get("nested"):
+            _nest(items, message)
+        elif message.id in ONE_OBJECT:
             items.append(_item(_zos_parameters(message)))
         elif message.id in OBJECT_RUNS:
             items.extend(_item(parameters) for parameters in _runs(message))
@@ -143,6 +152,20 @@ def response_json(response: Response, system: SystemRecord | None) -> dict[str, 
         "message": message_lines(response, system),
     }
     return envelope([item])
+
+
+def _nest(items: list[dict[str, Any]], message: Message) -> None:
+    """A block that belongs inside its parent's item (DISPLAY CONN TYPE(HANDLE): each
+    open queue of a connection), as IBM's runCommandJSON gives them: the parent's
+    attributes (`conn`, `extconn`, `type`) and an `objects` array of the handles. The
+    parent is the item before when it is the same connection, else a new one."""
+    parent: dict[str, Any] = dict(message.fields["nested"])
+    own = {key: value for key, value in _zos_parameters(message).items() if key not in parent}
+    last = items[-1]["parameters"] if items else None
+    if last is None or last.get("conn") != parent.get("conn"):
+        last = parent
+        items.append(_item(last))
+    last.setdefault("objects", []).append(own)
 
 
 def _item(parameters: dict[str, Any]) -> dict[str, Any]:

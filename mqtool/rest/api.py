@@ -250,6 +250,7 @@ class RestApi:
         self._session: Any = None
         self._managers: dict[str, Any] = {}
         self._managers_generation: tuple[int, int] | None = None
+        self._connections: dict[tuple[str, str], int] = {}  # (z/OS system, REST user) -> DISPLAY CONN's row
 
     @property
     def session(self) -> Any:
@@ -262,12 +263,50 @@ class RestApi:
             ensure_complex(store, self.clock.timestamp())
             self._session = Session(store, self.clock)
             self._session.pinned = True  # the queue manager in the URL, and no other
+            self._session.via_command_server = True  # z/OS: MQSC commands go through the command server
         return self._session
 
     def close(self) -> None:
         if self._session is not None:
+            self._disconnect()
             self._session.store.close()
             self._session = None
+
+    def connected(self, system: Any, user: str) -> None:
+        """A REST user's session with a z/OS queue manager is one of its connections
+        (DISPLAY CONN, DISPLAY THREAD) while the server runs."""
+        key = (system.name, user)
+        if system.platform != "zos" or key in self._connections:
+            return
+        from mqtool.engine.zos import connections
+
+        with self.session.store.transaction() as tx:
+            conn_id = connections.connect(
+                tx, system.name, self.clock.timestamp(), connections.REST, "mqtool serve REST", user
+            )
+        self._connections[key] = conn_id
+
+    def _disconnect(self) -> None:
+        from mqtool.engine.zos import connections
+        from mqtool.state import StoreError
+
+        try:
+            with self._session.store.transaction() as tx:
+                for conn_id in self._connections.values():
+                    connections.disconnect(tx, conn_id)
+        except StoreError:
+            pass  # the rows of a process that has ended are left out when read anyway
+        self._connections.clear()
+
+    def _command_server(self, system: Any, qmgr: str) -> None:
+        """RestError 503 while a z/OS queue manager's command server is stopped (STOP
+        CMDSERV): the REST API's MQSC commands go through it."""
+        if system.platform != "zos":
+            return
+        with self.session.store.transaction(write=False) as tx:
+            record = tx.get_object(system.name, "QMGR", system.name)
+        if record is not None and record.status.get("cmdserv") == "STOPPED":
+            raise RestError(503, "MQT0464E", completion=2, reason=2322, qmgr=qmgr)
 
     # -- queue managers ---------------------------------------------------------
     def managers(self) -> dict[str, Any]:
@@ -317,6 +356,8 @@ class RestApi:
         from .build import build, field
 
         system, _ = self.manager(qmgr)
+        self.connected(system, user.name)
+        self._command_server(system, qmgr)
         document = parse_body(body)
         kind = field(document, "type", str, required=True)
         if kind not in ("runCommand", "runCommandJSON"):
@@ -396,25 +437,32 @@ class RestApi:
         self.session.tick()
         return open_queue(self.session.store, self.clock, system.name, queue, system.platform)
 
-    def put(self, qmgr: str, queue: str, version: int, headers: dict[str, str], body: bytes) -> Reply:
+    def put(self, qmgr: str, queue: str, version: int, headers: dict[str, str], body: bytes, user: str = "") -> Reply:
         """POST .../message: one message put and committed before the answer."""
         from mqtool.engine.core.streams import put_stream
 
+        if user:
+            self.connected(self.manager(qmgr)[0], user)
         message_type(headers)
         options = put_options(headers, version)
         handle = self._queue(qmgr, queue)
+        handle.put1 = True  # one message per request: an MQPUT1, as mqweb's puts are (inferred)
         committed: list[Any] = []
         result = put_stream(handle, [(body, options)], committed.extend)
         if result.error is not None:
             raise _refusal(result.error, qmgr, queue, self.host)
         return Reply(201, [("ibm-mq-md-messageId", format_message_id(committed[0].msgid, version))])
 
-    def get(self, qmgr: str, queue: str, version: int, query: dict[str, str], browse: bool) -> Got | None:
+    def get(
+        self, qmgr: str, queue: str, version: int, query: dict[str, str], browse: bool, user: str = ""
+    ) -> Got | None:
         """DELETE (get) or GET (browse) .../message: the first matching message, its
         get committed before the answer; None when there is none (yet)."""
         from mqtool.engine.core.message import Selector
         from mqtool.engine.core.reasons import MQError
 
+        if user:
+            self.connected(self.manager(qmgr)[0], user)
         selector = Selector(
             parse_message_id(query["messageId"], version, "messageId") if "messageId" in query else None,
             parse_message_id(query["correlationId"], version, "correlationId") if "correlationId" in query else None,

@@ -286,10 +286,10 @@ class RestConnection(_Connection):
             action = {"POST": "put to", "DELETE": "get from", "GET": "browse from"}[method]
             raise RestError(403, "MQWB0103E", action=action, target=queue)
         if method == "POST":
-            return await rest.call(rest.api.put, qmgr, queue, version, headers, self.body)
+            return await rest.call(rest.api.put, qmgr, queue, version, headers, self.body, user.name)
         query = dict(parse_qsl(query_text.decode("latin-1"), keep_blank_values=True))
         wait = _wait(query.get("wait", "0")) if method == "DELETE" else 0
-        return await self._get(qmgr, queue, version, query, method == "GET", wait)
+        return await self._get(qmgr, queue, version, query, method == "GET", wait, user.name)
 
     @property
     def address(self) -> str:
@@ -323,7 +323,7 @@ class RestConnection(_Connection):
         return None
 
     async def _get(
-        self, qmgr: str, queue: str, version: int, query: dict[str, str], browse: bool, wait_ms: int
+        self, qmgr: str, queue: str, version: int, query: dict[str, str], browse: bool, wait_ms: int, user: str
     ) -> Reply | Got:
         """A get (or browse); with `wait`, the queue is tried again, each try a short
         transaction in the store thread, until a message comes or the time is up."""
@@ -332,7 +332,7 @@ class RestConnection(_Connection):
         deadline = loop.time() + wait_ms / 1000
         pause = _WAIT_FIRST
         while True:
-            got = await rest.call(rest.api.get, qmgr, queue, version, query, browse)
+            got = await rest.call(rest.api.get, qmgr, queue, version, query, browse, user)
             if got is not None:
                 return got
             remaining = deadline - loop.time()

@@ -108,6 +108,9 @@ class QueueHandle:
         self._prefix: bytes | None = None
         self.number = 0  # the handle's number in the store (engine_config.handles), once opened
         self.syncpoint = False  # puts and gets are in a unit of work (its limits apply)
+        # Each put is an MQPUT1 (the queue opened, the message put and the queue closed in
+        # one call: the REST API's, `put --put1`); statistics count MQPUT1s apart.
+        self.put1 = False
         self.is_open = False  # between open() and close()
         self.purpose = "put"  # what it was opened for: put, or get (browse too)
         # MQOPEN of a model queue: the DynamicQName (None: a model queue is not opened, as

@@ -32,6 +32,7 @@ class Handle(Protocol):
     queue_name: str
     number: int  # the handle's number in the store, once opened
     syncpoint: bool  # its puts and gets are in a unit of work spanning the transaction
+    put1: bool  # each put is an MQPUT1 (open, put and close in one call), not an MQPUT
 
     @property
     def depth(self) -> int: ...

@@ -235,6 +235,7 @@ class TopicHandle:
         self.number = 0
         self.delivered = 0  # copies put by the last publication
         self.created = None  # a topic opens no dynamic queue (QueueHandle.created)
+        self.put1 = False  # a publication is an MQPUT (QueueHandle.put1)
         self._prefix = b""
         self._count = 0
         self._tree: Tree | None = None

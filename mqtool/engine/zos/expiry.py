@@ -6,6 +6,7 @@ over as well, whether the task runs or not."""
 from __future__ import annotations
 
 from mqtool.engine.timers import TickContext, timer
+from mqtool.engine.zos.qstats import removed as qstats_removed
 from mqtool.engine.zos.stats import count_expired
 from mqtool.state import SystemRecord, Transaction
 from mqtool.state import messages as runs
@@ -13,18 +14,22 @@ from mqtool.state import messages as runs
 EXPIRY_TIMER = "zos.expiry"
 
 
-def remove_expired(tx: Transaction, system: str, now: float) -> dict[str, int]:
-    """Removes every expired message of a system's local queues; how many per queue."""
+def remove_expired(tx: Transaction, system: str, now: float, queues: list[str] | None = None) -> dict[str, int]:
+    """Removes every expired message of a system's local queues (or of those named);
+    how many per queue."""
     removed: dict[str, int] = {}
     for queue, qkey in tx.conn.execute(
         "SELECT queue, qkey FROM queue_marks WHERE system = ? ORDER BY queue", (system,)
     ).fetchall():
+        if queues is not None and queue not in queues:
+            continue
         low, high = runs.span(int(qkey))
         count = tx.conn.execute(
             "DELETE FROM messages WHERE id > ? AND id < ? AND expiry IS NOT NULL AND expiry <= ?", (low, high, now)
         ).rowcount
         if count:
             removed[str(queue)] = count
+            qstats_removed(tx, system, str(queue), count)
     return removed
 
 
@@ -39,6 +44,13 @@ def run_expiry(context: TickContext, tx: Transaction, system: SystemRecord, due:
     if interval == "OFF":
         return None
     if manager.status.get("state", "STARTED") == "STARTED":
-        removed = remove_expired(tx, system.name, due)
-        count_expired(tx, system.name, removed)
+        scan(tx, system.name, due)
     return due + int(interval)
+
+
+def scan(tx: Transaction, system: str, now: float, queues: list[str] | None = None) -> dict[str, int]:
+    """One expiry scan now (the timer's, or REFRESH QMGR TYPE(EXPIRY)'s), counted in the
+    queue statistics; how many messages it removed per queue."""
+    removed = remove_expired(tx, system, now, queues)
+    count_expired(tx, system, removed)
+    return removed

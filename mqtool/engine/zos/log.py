@@ -113,6 +113,8 @@ class LogSettings:
     zhw_capable: bool  # ZHYWRITE NO on mirrored (PPRC) logs: could use zHyperWrite
     zhl_capable: bool  # the CPU can do zHyperLink (z14 or later)
     logload: int
+    outbuff_pages: int  # the output buffer (OUTBUFF KB) in log pages: a longer write waits for buffers
+    wrthrsh: int  # buffers filled that start a write (WRTHRSH)
 
 
 def log_settings(system: SystemRecord, manager: ObjectRecord) -> LogSettings:
@@ -132,14 +134,19 @@ def log_settings(system: SystemRecord, manager: ObjectRecord) -> LogSettings:
         zhw_capable=not zhywrite and str(values.get("PPRC", "NO")).upper() == "YES",
         zhl_capable=cpu_generation(system.cpu) >= ZHYPERLINK_CPU,
         logload=logload_value(system, manager),
+        outbuff_pages=max(1, int(values.get("OUTBUFF", LOG_DEFAULTS["OUTBUFF"])) * 1024 // PAGE),
+        wrthrsh=max(1, int(values.get("WRTHRSH", LOG_DEFAULTS["WRTHRSH"]))),
     )
 
 
 # -- a group of log records, added up by a handle -------------------------------------------
 
-# Indexes of a group's counters (a list of ints, so a put adds to it without objects).
-RECORDS, WRITES, PAGES, ORIGINAL, WRITTEN, COMP_REQUESTS, COMP_ORIGINAL, COMP_WRITTEN = range(8)
-GROUP_FIELDS = 8
+# Indexes of a group's counters (a list of ints, so a put adds to it without objects):
+# records, write requests, pages, bytes before and after COMPLOG, compression; write
+# requests of one page, waits for output buffers, writes the threshold started.
+(RECORDS, WRITES, PAGES, ORIGINAL, WRITTEN, COMP_REQUESTS, COMP_ORIGINAL, COMP_WRITTEN, ONE_WRITES, BUFFER_WAITS,
+ THRESHOLD_WRITES) = range(11)  # fmt: skip
+GROUP_FIELDS = 11
 
 
 def add_put(group: list[int], data: bytes, settings: LogSettings) -> None:
@@ -153,11 +160,18 @@ def add_put(group: list[int], data: bytes, settings: LogSettings) -> None:
         group[COMP_WRITTEN] += written - PUT_HEADER
     else:
         original = written = PUT_HEADER + len(data)
+    pages = -(-written // PAGE)
     group[RECORDS] += 1
     group[WRITES] += 1
-    group[PAGES] += -(-written // PAGE)
+    group[PAGES] += pages
     group[ORIGINAL] += original
     group[WRITTEN] += written
+    if pages == 1:
+        group[ONE_WRITES] += 1
+    if pages > settings.outbuff_pages:
+        group[BUFFER_WAITS] += 1  # the record does not fit the output buffer: it waits for buffers
+    if pages >= settings.wrthrsh:
+        group[THRESHOLD_WRITES] += 1  # it fills WRTHRSH buffers, which starts the write
 
 
 def add_get(group: list[int]) -> None:
@@ -165,6 +179,7 @@ def add_get(group: list[int]) -> None:
     group[RECORDS] += 1
     group[WRITES] += 1
     group[PAGES] += 1
+    group[ONE_WRITES] += 1
     group[ORIGINAL] += GET_RECORD
     group[WRITTEN] += GET_RECORD
 
@@ -245,20 +260,31 @@ def write(tx: Transaction, system: SystemRecord, settings: LogSettings, group: l
     written = group[WRITTEN] + checkpoints * CHECKPOINT_RECORD
     switches = advance(tx, system, settings, written, now)
     writes = group[WRITES] + checkpoints
-    sync = asynchronous = switch_async = 0
+    pages = group[PAGES] + checkpoints
+    one = group[ONE_WRITES] + checkpoints  # write requests of one page (a checkpoint is one)
+    many, many_pages = writes - one, pages - one
+    sync = asynchronous = switch_async = async_one = switch_one = 0
     if settings.mode == "SYNC":
+        # The first write after a switch goes asynchronously (a large write fills the
+        # data set more often, so the switches are counted on those first).
         switch_async = min(writes, switches)
-        asynchronous, sync = switch_async, writes - switch_async
+        switch_one = max(0, switch_async - many)
+        asynchronous, sync, async_one = switch_async, writes - switch_async, switch_one
     elif settings.mode != "OFF":
-        asynchronous = writes
+        asynchronous, async_one = writes, one
+    async_pages = async_one + ((asynchronous - async_one) * many_pages // many if many else 0)
     conn.execute(
         "UPDATE zos_log SET since_checkpoint = ?, i_records = i_records + ?, i_writes = i_writes + ?, "
         "i_pages = i_pages + ?, i_original = i_original + ?, i_written = i_written + ?, "
         "i_comp_requests = i_comp_requests + ?, i_comp_original = i_comp_original + ?, "
         "i_comp_written = i_comp_written + ?, i_sync = i_sync + ?, i_async = i_async + ?, "
-        "i_switch_async = i_switch_async + ?, i_checkpoints = i_checkpoints + ? WHERE system = ?",
-        (since, records + checkpoints, writes, group[PAGES] + checkpoints, original, written,
-         group[COMP_REQUESTS], group[COMP_ORIGINAL], group[COMP_WRITTEN], sync, asynchronous, switch_async,
+        "i_switch_async = i_switch_async + ?, i_checkpoints = i_checkpoints + ?, i_one_writes = i_one_writes + ?, "
+        "i_buffer_waits = i_buffer_waits + ?, i_threshold_writes = i_threshold_writes + ?, "
+        "i_sync_one = i_sync_one + ?, i_async_one = i_async_one + ?, i_switch_one = i_switch_one + ?, "
+        "i_async_pages = i_async_pages + ?, i_bsds = i_bsds + ? WHERE system = ?",
+        (since, records + checkpoints, writes, pages, original, written, group[COMP_REQUESTS],
+         group[COMP_ORIGINAL], group[COMP_WRITTEN], sync, asynchronous, switch_async, checkpoints, one,
+         group[BUFFER_WAITS], group[THRESHOLD_WRITES], one - async_one, async_one, switch_one, async_pages,
          checkpoints, system.name),
     )  # fmt: skip
 
@@ -308,7 +334,7 @@ def switch(
     conn.execute(
         "UPDATE zos_log SET i_new_logs = i_new_logs + 1, i_zhw_capable = i_zhw_capable + ?, "
         "i_zhw_enabled = i_zhw_enabled + ?, i_zhl_capable = i_zhl_capable + ?, "
-        "i_zhl_enabled = i_zhl_enabled + ? WHERE system = ?",
+        "i_zhl_enabled = i_zhl_enabled + ?, i_bsds = i_bsds + 1 WHERE system = ?",  # the switch is recorded in the BSDS
         (int(settings.zhw_capable), int(settings.zhywrite), capable, int(settings.mode == "SYNC"), name),
     )
     if settings.offload:
@@ -416,7 +442,11 @@ def finish_offload(tx: Transaction, system: SystemRecord, start_rba: int, now: f
             catlg="YES" if str(values.get("CATALOG", "NO")).upper() == "YES" else "NO",
         )  # fmt: skip
     conn.execute("DELETE FROM zos_offload WHERE system = ? AND start_rba = ?", (name, start_rba))
-    conn.execute("UPDATE zos_log SET archives = ?, i_offloads = i_offloads + 1 WHERE system = ?", (number, name))
+    conn.execute(
+        "UPDATE zos_log SET archives = ?, i_offloads = i_offloads + 1, i_bsds = i_bsds + 1, "
+        "i_cis_offloaded = i_cis_offloaded + ? WHERE system = ?",
+        (number, -(-(end - start_rba + 1) // PAGE), name),
+    )
 
 
 @timer(OFFLOAD_TIMER)
@@ -462,7 +492,8 @@ def archive_log(tx: Transaction, system: SystemRecord, manager: ObjectRecord, no
     switched = advance(tx, system, settings, CHECKPOINT_RECORD, now)
     tx.conn.execute(
         "UPDATE zos_log SET i_records = i_records + 1, i_writes = i_writes + 1, i_pages = i_pages + 1, "
-        "i_original = i_original + ?, i_written = i_written + ?, i_checkpoints = i_checkpoints + 1 WHERE system = ?",
+        "i_original = i_original + ?, i_written = i_written + ?, i_checkpoints = i_checkpoints + 1, "
+        "i_one_writes = i_one_writes + 1, i_bsds = i_bsds + 1 WHERE system = ?",
         (CHECKPOINT_RECORD, CHECKPOINT_RECORD, system.name),
     )
     if not switched:
@@ -490,7 +521,9 @@ def cancel_offload(tx: Transaction, system: SystemRecord, manager: ObjectRecord,
 INTERVAL_COLUMNS = (
     "i_records", "i_writes", "i_pages", "i_original", "i_written", "i_comp_requests", "i_comp_original",
     "i_comp_written", "i_sync", "i_async", "i_switch_async", "i_new_logs", "i_zhw_capable", "i_zhw_enabled",
-    "i_zhl_capable", "i_zhl_enabled", "i_offloads", "i_full_waits", "i_checkpoints",
+    "i_zhl_capable", "i_zhl_enabled", "i_offloads", "i_full_waits", "i_checkpoints", "i_one_writes",
+    "i_buffer_waits", "i_threshold_writes", "i_sync_one", "i_async_one", "i_switch_one", "i_async_pages", "i_bsds",
+    "i_cis_offloaded",
 )  # fmt: skip
 
 

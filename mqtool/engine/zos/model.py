@@ -29,6 +29,7 @@ from mqtool.engine.core.reasons import (
     UNEXPECTED_ERROR,
     MQError,
 )
+from mqtool.engine.zos import connections
 from mqtool.engine.zos.handles import alive
 from mqtool.engine.zos.log import LogSettings, log_settings
 from mqtool.engine.zos.pages import (
@@ -41,12 +42,22 @@ from mqtool.engine.zos.pages import (
     pageset_used,
     queue_psid,
 )
+from mqtool.engine.zos.qstats import removed as qstats_removed
 from mqtool.engine.zos.stats import Figures, queue_statistics
 
 if TYPE_CHECKING:
     from mqtool.state import ObjectRecord, SystemRecord, Transaction
 
 MAX_EXTENTS = 119  # extents a page set may have (IBM: "A page set can have 119 extents")
+QTIME_SHORT_WEIGHT = 0.25  # the short-term QTIME average follows the last few messages ...
+QTIME_LONG_WEIGHT = 1 / 32  # ... the long-term one a larger sample (mqtool's weights)
+# The statements a put and a get make on the queue's head row.
+PUT_MARKS = "UPDATE messages SET last_put = ?, hi_depth = max(coalesce(hi_depth, 0), depth) WHERE id = ?"
+_GET_MARKS = (
+    "UPDATE messages SET last_get = ?1, "
+    f"qtime_short = coalesce(qtime_short + (?2 - qtime_short) * {QTIME_SHORT_WEIGHT}, ?2), "
+    f"qtime_long = coalesce(qtime_long + (?2 - qtime_long) * {QTIME_LONG_WEIGHT}, ?2) WHERE id = ?3"
+)
 EXPANSION_PERCENT = 10  # a secondary extent: 10% of the page set (IBM: EXPAND(SYSTEM))
 
 
@@ -154,6 +165,7 @@ class ZosLedger(Ledger):
         ]
         if stale:
             conn.executemany("DELETE FROM open_handles WHERE system = ? AND handle = ?", stale)
+        connections.opened(tx, self.system_name, self.handle.clock.timestamp())  # DISPLAY CONN shows the process
         self.number = self.handle.number
         conn.execute(
             "INSERT OR REPLACE INTO open_handles (system, queue, handle, pid, input, output, opened) "
@@ -205,6 +217,15 @@ class ZosLedger(Ledger):
                 f"a unit of work may put or get {space.maxumsgs} messages (MAXUMSGS of {self.system_name})",
             )
 
+    def make_room(self, tx: Transaction, resolved: Resolved, pages: int) -> None:
+        """Room for `pages` more pages of the queue's page set, as a put needs it (the page
+        set expands as its EXPAND says, or MQError 2192; 2193 without a page set), for
+        a writer that stores messages itself (MOVE QLOCAL)."""
+        space: ZosSpace = resolved.space
+        if space.psid is None:
+            raise MQError(PAGESET_ERROR, f"the storage class of {resolved.local_name} names no defined page set")
+        self._make_room(tx, resolved, space.psid, pages)
+
     def _make_room(self, tx: Transaction, resolved: Resolved, psid: int, pages: int) -> None:
         """The put does not fit by what this handle knows: look again, then expand the
         page set as its EXPAND says, or refuse with 2192."""
@@ -242,7 +263,9 @@ class ZosLedger(Ledger):
         space: ZosSpace = resolved.space
         copied = space.streamq != "" and not self.internal and self._stream_copy(tx, resolved, result)
         self._pages_used += result.units
-        self.handle.cursor.execute("UPDATE messages SET last_put = ? WHERE id = ?", (now, resolved.low))
+        # The head row's depth counts this message already (a trigger): the highest
+        # depth since RESET QSTATS (qstats.py) rises with the put's own statement.
+        self.handle.cursor.execute(PUT_MARKS, (now, resolved.low))
         self.figures.put(tx, resolved, result, self._payload, now, copied)
 
     def _stream_copy(self, tx: Transaction, resolved: Resolved, result: PutResult) -> bool:
@@ -297,13 +320,16 @@ class ZosLedger(Ledger):
     def got(self, tx: Transaction, resolved: Resolved, message: Message, browse: bool) -> None:
         if not browse:
             self._pages_used -= message.swbs
-            self.handle.cursor.execute(
-                "UPDATE messages SET last_get = ? WHERE id = ?", (self.handle.clock.timestamp(), resolved.low)
-            )
+            now = self.handle.clock.timestamp()
+            # QTIME (microseconds on the queue), averaged short and long term (mqtool's
+            # weights: IBM does not publish its own), with the get's own statement.
+            qtime = max(0.0, (now - message.put_time) * 1_000_000)
+            self.handle.cursor.execute(_GET_MARKS, (now, qtime, resolved.low))
         self.figures.got(tx, resolved, message, browse)
 
     def expired(self, tx: Transaction, resolved: Resolved, units: int, swept: bool) -> None:
         self._pages_used -= units
+        qstats_removed(tx, self.system_name, resolved.local_name, 1)
         self.figures.expired(tx, resolved)
 
     def missed(self, tx: Transaction, resolved: Resolved, browse: bool) -> None:

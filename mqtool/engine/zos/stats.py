@@ -80,14 +80,17 @@ def statq_on(manager: ObjectRecord, local: ObjectRecord) -> bool:
     return own == "ON" or (own == "QMGR" and qmgr == "ON")
 
 
-def statime(system: SystemRecord, manager: ObjectRecord) -> int:
-    """STATIME in minutes: SET SYSTEM's value, else the system's (CSQ6SYSP)."""
+def statime(system: SystemRecord, manager: ObjectRecord) -> int | str:
+    """STATIME: SET SYSTEM's value, else the system's (CSQ6SYSP): minutes, or minutes
+    and seconds as "mm:ss" (IBM MQ 9.4 takes a time in minutes and seconds)."""
     value = dict(manager.status.get("system_set") or {}).get("STATIME", system.attrs.get("statime", 1))
-    return int(value)
+    return value if isinstance(value, str) and ":" in value else int(value)
 
 
 def interval_seconds(system: SystemRecord, manager: ObjectRecord) -> float:
-    return float((statime(system, manager) or SMF_INTERVAL) * 60)
+    """The statistics interval in seconds; STATIME 0 is the SMF global interval."""
+    minutes, _, seconds = str(statime(system, manager)).partition(":")
+    return (int(minutes) * 60.0 + (int(seconds) if seconds else 0)) or float(SMF_INTERVAL * 60)
 
 
 # -- what a handle adds up ---------------------------------------------------------------------
@@ -121,7 +124,7 @@ def _add_queue_sql() -> str:
 
 
 _ADD_QUEUE = _add_queue_sql()
-FAIL_COLUMNS = {"put": "put_fails", "get": "get_fails", "browse": "browse_fails"}
+FAIL_COLUMNS = {"put": "put_fails", "put1": "put1_fails", "get": "get_fails", "browse": "browse_fails"}
 
 _LIVE: weakref.WeakSet[Figures] = weakref.WeakSet()  # this process's handles with counts not written
 
@@ -144,8 +147,6 @@ class Figures:
         self.fails: dict[str, dict[int, int]] | None = None
         self.tx_fails: list[tuple[str, int]] = []  # failures counted in transaction `tx` (a rollback keeps them)
         self.counted = 0  # events since the last write
-        self.puts = 0  # puts on this handle since MQOPEN
-        self.calls = 0  # puts, gets and browses on this handle since MQOPEN (one put, then MQCLOSE: an MQPUT1)
         self.queue_name = ""  # the local queue `queue` counts for
         self.settings: zlog.LogSettings | None = None
         self.system: SystemRecord | None = None
@@ -156,9 +157,8 @@ class Figures:
 
     # -- events -------------------------------------------------------------------------------
     def opened(self, tx: Transaction, resolved: Resolved) -> None:
-        self.puts = self.calls = 0
         self.resolved = resolved
-        if resolved.space.stats and not self.internal:
+        if resolved.space.stats and not self.internal and not self.handle.put1:  # MQPUT1 opens no handle
             self._begin_event(tx, resolved)[OPENS] += 1
             self._counted(tx, self.handle.clock.timestamp())
 
@@ -167,8 +167,6 @@ class Figures:
     ) -> None:
         """A message put (and its streaming copy put, when `copied`)."""
         space = resolved.space
-        self.puts += 1
-        self.calls += 1
         persistent = result.persistent
         if not persistent and not space.stats:
             return
@@ -180,11 +178,12 @@ class Figures:
         if space.stats:
             queue = self._queue_of(tx, resolved)
             length = result.length
-            queue[PUTS] += 1
-            queue[PUT_BYTES] += length
+            base = PUT1S if self.handle.put1 else PUTS  # PUTS, PUTS_P, PUT_BYTES, PUT_BYTES_P as for PUT1S
+            queue[base] += 1
+            queue[base + 2] += length
             if persistent:
-                queue[PUTS_P] += 1
-                queue[PUT_BYTES_P] += length
+                queue[base + 1] += 1
+                queue[base + 3] += length
             if copied:
                 queue[STREAMED] += 1
             if self.size_min is None or length < self.size_min:
@@ -195,7 +194,6 @@ class Figures:
         self._counted(tx, now)
 
     def got(self, tx: Transaction, resolved: Resolved, message: Message, browse: bool) -> None:
-        self.calls += 1
         space = resolved.space
         persistent = message.persistent
         logged = persistent and not browse
@@ -228,12 +226,13 @@ class Figures:
 
     def refused(self, tx: Transaction, resolved: Resolved | None, operation: str, reason: int) -> None:
         """A put, get or browse failed with MQRC `reason` (2033: no message)."""
-        self.calls += 1
         if resolved is None or not resolved.space.stats:
             return
         self._begin_event(tx, resolved)
         if self.fails is None:
             self.fails = {}
+        if operation == "put" and self.handle.put1:
+            operation = "put1"
         reasons = self.fails.setdefault(operation, {})
         reasons[reason] = reasons.get(reason, 0) + 1
         self.tx_fails.append((operation, reason))
@@ -262,16 +261,11 @@ class Figures:
         self._counted(tx, self.handle.clock.timestamp())
 
     def closed(self, tx: Transaction, resolved: Resolved | None) -> None:
-        """MQCLOSE: a handle that put one message and made no other call is an MQPUT1's;
-        whatever is not written yet is written now."""
-        if resolved is not None and resolved.space.stats and not self.internal:
-            queue = self._begin_event(tx, resolved)
-            queue[CLOSES] += 1
-            if self.calls == 1 and self.puts == 1 and queue[PUTS] == 1:
-                for put, put1 in ((PUTS, PUT1S), (PUTS_P, PUT1S_P), (PUT_BYTES, PUT1_BYTES),
-                                  (PUT_BYTES_P, PUT1_BYTES_P)):  # fmt: skip
-                    queue[put1] += queue[put]
-                    queue[put] = 0
+        """MQCLOSE (none for the MQPUT1s of a put1 handle); whatever is not written yet
+        is written now. A handle that put one message is an MQPUT's, as MQSMF counts an
+        MQOPEN, MQPUT and MQCLOSE: only MQPUT1 is an MQPUT1."""
+        if resolved is not None and resolved.space.stats and not self.internal and not self.handle.put1:
+            self._begin_event(tx, resolved)[CLOSES] += 1
             self.counted += 1
         if self.counted:
             self.write(tx, self.handle.clock.timestamp())
@@ -279,13 +273,13 @@ class Figures:
     def rolled_back(self, tx: Transaction) -> None:
         if tx is not self.tx or self.undo is None:
             return
-        log, queue, size_min, size_max, rose, fell, fails, counted, puts = self.undo
+        log, queue, size_min, size_max, rose, fell, fails, counted = self.undo
         puts_undone = self.queue[PUTS] + self.queue[PUT1S] - queue[PUTS] - queue[PUT1S]
         gets_undone = self.queue[GETS] - queue[GETS]
         self.log, self.queue = log[:], queue[:]
         self.size_min, self.size_max, self.rose, self.fell = size_min, size_max, rose, fell
         self.fails = None if fails is None else {k: dict(v) for k, v in fails.items()}
-        self.counted, self.puts = counted, puts
+        self.counted = counted
         for operation, reason in self.tx_fails:  # a failed call happened, whatever became of its unit of work
             reasons = (self.fails if self.fails is not None else self._no_fails()).setdefault(operation, {})
             reasons[reason] = reasons.get(reason, 0) + 1
@@ -305,7 +299,7 @@ class Figures:
         (a transaction other than the last one counted in has committed)."""
         fails = None if self.fails is None else {k: dict(v) for k, v in self.fails.items()}
         self.undo = (self.log[:], self.queue[:], self.size_min, self.size_max, self.rose, self.fell, fails,
-                     self.counted, self.puts)  # fmt: skip
+                     self.counted)  # fmt: skip
         self.tx = tx
         self.tx_fails = []
 
@@ -550,12 +544,19 @@ def queue_record(
     inputs, outputs = live_handles(tx, name, queue.name)
     last_put, last_get = runs.last_put_get(conn, name, queue.name)
     oldest = runs.oldest_put_time(conn, name, queue.name)
+    qtime = conn.execute(
+        "SELECT h.qtime_short, h.qtime_long FROM queue_figures f JOIN messages h ON h.id = f.qkey << 44 "
+        "WHERE f.system = ? AND f.queue = ?",
+        (name, queue.name),
+    ).fetchone()
+    qtime_short, qtime_long = (round(value or 0) for value in qtime) if qtime is not None else (0, 0)
     puts, put1s = int(counts["puts"]), int(counts["put1s"])
     put_bytes, put1_bytes = int(counts["put_bytes"]), int(counts["put1_bytes"])
     total = puts + put1s
     hi = counts.get("depth_hi")
     lo = counts.get("depth_lo")
     put_fails = _fails(counts.get("put_fails") or "{}")
+    put1_fails = _fails(counts.get("put1_fails") or "{}")
     get_fails = _fails(counts.get("get_fails") or "{}")
     browse_fails = _fails(counts.get("browse_fails") or "{}")
     return {
@@ -566,6 +567,8 @@ def queue_record(
         "depth": depth,
         "output_handles": outputs,
         "input_handles": inputs,
+        "qtime_short": qtime_short,  # microseconds on the queue, averaged (the engine's model.py)
+        "qtime_long": qtime_long,
         "last_put": last_put,
         "last_get": last_get,
         "uncommitted": "No",
@@ -589,6 +592,10 @@ def queue_record(
         "rolled_puts": int(counts["rolled_puts"]),
         "put_fails": sum(put_fails.values()),
         "put_fail_reasons": put_fails,
+        "put1_fails": sum(put1_fails.values()),
+        "put1_fail_reasons": put1_fails,
+        "fast_puts": 0,  # mqtool never hands a message straight to a waiting getter
+        "fast_put_bytes": 0,
         "streamed": int(counts["streamed"]),
         "size_min": int(counts.get("size_min") or 0),
         "size_max": int(counts.get("size_max") or 0),

@@ -1,0 +1,59 @@
+"""REFRESH QMGR TYPE(EXPIRY|CONFIGEV|PROXYSUB|EARLY), REFRESH SECURITY, REFRESH CLUSTER.
+
+TYPE(EXPIRY) runs the expiry scan now on the local queues NAME matches (all by default)
+and says how many messages it removed; TYPE(CONFIGEV) needs configuration events, which
+this queue manager has disabled; TYPE(PROXYSUB) has no proxy subscriptions to
+resynchronize (no cluster, no hierarchy); TYPE(EARLY) runs only while the queue manager
+is stopped. REFRESH SECURITY is qmsecurity.py's, REFRESH CLUSTER everyday.py's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mqtool.engine.zos.expiry import scan
+from mqtool.response import NO_CSECT, Response
+
+from . import everyday, manager, refuse, reply, stopped, syntax
+from .unavailable import not_available
+
+ONLY_WITH = {"NAME": ("EXPIRY", "CONFIGEV"), "OBJECT": ("CONFIGEV",), "INCLINT": ("CONFIGEV",)}
+
+
+def handle(ctx: Any, req: Any) -> Response:
+    if req.object.name != "QMGR":
+        return stopped(ctx, req) or everyday.route(ctx, req) or reply(req)
+    kind = req.get("TYPE")
+    if kind is None:
+        return syntax(req, "CSQ9031E", keyword="REFRESH QMGR", what="TYPE(CONFIGEV, EXPIRY, PROXYSUB, EARLY)")
+    for keyword, types in ONLY_WITH.items():
+        if req.has(keyword) and kind not in types:
+            allowed = f"{keyword} only with TYPE({'|'.join(types)})"
+            return syntax(req, "CSQ9030E", keyword=keyword, value=str(req.get(keyword)), allowed=allowed)
+    if kind == "EARLY":
+        # The one form that runs while the queue manager is stopped, and only then.
+        record = manager(ctx.tx, ctx.system, ctx.now)
+        if record.status.get("state", "STARTED") != "STOPPED":
+            return refuse(req, "MQT0453E")
+        result = reply(req)
+        result.add("MQT0454I", csect=NO_CSECT, qmgr=ctx.system.name)
+        return result
+    down = stopped(ctx, req)
+    if down is not None:
+        return down
+    record = manager(ctx.tx, ctx.system, ctx.now)
+    if kind == "EXPIRY":
+        return _expiry(ctx, req)
+    if kind == "CONFIGEV":
+        if str(record.attrs.get("CONFIGEV", "DISABLED")) != "ENABLED":
+            return refuse(req, "MQT0462E")
+        return not_available(req.command, "REFRESH QMGR TYPE(CONFIGEV)")
+    return reply(req)  # PROXYSUB: no proxy subscriptions to resynchronize
+
+
+def _expiry(ctx: Any, req: Any) -> Response:
+    pattern = str(req.get("NAME") or "*").upper()
+    queues = [queue.name for queue in ctx.tx.objects(ctx.system.name, "QLOCAL", pattern)]
+    removed = scan(ctx.tx, ctx.system.name, ctx.now, queues)
+    result = reply(req)
+    result.add("MQT0461I", csect=NO_CSECT, removed=sum(removed.values()), count=len(queues), name=pattern)
+    return result
