@@ -59,9 +59,9 @@ def test_words_that_are_not_ibms_are_still_invalid(mq: Any) -> None:
 
 
 def test_without_a_cpf_they_go_to_the_current_zos_system(mq: Any) -> None:
-    assert zos(mq, "DISPLAY NAMELIST(*)") == answer("DISPLAY NAMELIST")
+    assert zos(mq, "DISPLAY POLICY(*)") == answer("DISPLAY POLICY")
     # With a z/TPF current system it goes to the only z/OS system (SPEC section 3).
-    assert mq("cmd", "DISPLAY NAMELIST(*)").output == answer("DISPLAY NAMELIST")
+    assert mq("cmd", "DISPLAY POLICY(*)").output == answer("DISPLAY POLICY")
 
 
 def test_the_list_holds_only_what_the_table_lacks() -> None:
