@@ -192,7 +192,9 @@ def test_the_keyword_table_has_where_for_completion_and_help(zos: MQ) -> None:
 
     table = tables.load("zos")
     having = [name for name, obj in table.objects.items() if "WHERE" in obj.keywords]
-    assert having == ["QLOCAL", "QMODEL", "QALIAS", "QREMOTE", "QUEUE", "STGCLASS", "CHANNEL", "CHSTATUS", "QSTATUS"]
+    assert having == [
+        "QLOCAL", "QMODEL", "QALIAS", "QREMOTE", "QUEUE", "STGCLASS", "CHANNEL", "CHSTATUS", "QSTATUS", "AUTHINFO",
+    ]  # fmt: skip
     spec = table.objects["QLOCAL"].keywords["WHERE"]
     assert spec.verbs == ("DISPLAY",) and not spec.display
     assert spec.describe_values() == "attribute operator value, operators LT GT EQ NE LE GE LK NL CT EX CTG EXG"

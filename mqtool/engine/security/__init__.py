@@ -20,12 +20,16 @@ cipherspecs.py  IBM's CipherSpec names and OpenSSL's
     negotiated(protocol, openssl_name) -> IBM name;  accepts(sslciph, negotiated) -> bool
 
 tls.py        contexts, the checks after the handshake, the CSQX message of a failure
+    for_channel(state_dir, qmname, qmgr_attrs, channel_attrs, side, channel) -> ssl.SSLContext
+        from the stored definitions (QMGR SSLKEYR, SSLTASKS, SSLFIPS, CERTLABL; channel
+        SSLCIPH, SSLCAUTH, CERTLABL)
     server_context(ring, label, sslciph, sslcauth="REQUIRED", fips=False, channel="")
     client_context(ring, label, sslciph, fips=False, channel="", explicit=False)
         -> ssl.SSLContext;  TLSSetupError(.failure)
     spec_of(sslsock) -> IBM name of what was negotiated
     check_cipher(sslciph, sslsock) / check_peer(sslpeer, sslsock) -> TLSFailure | None
-    classify(exc, side=CLIENT|SERVER) -> TLSFailure(msg_id, reason, fields, .partner_id)
+    classify(exc, side=CLIENT|SERVER) -> TLSFailure(msg_id, reason, fields, .partner_id,
+        .message_fields(name, conname): the fields of the catalogue message)
     chstatus_fields(sslsock, certificate_user="") -> {sslciph, sslpeer, sslcerti,
         sslcertu, sslrkeys, sslkeyda, sslkeyti}: the SSL fields of DISPLAY CHSTATUS, keyed
         as the channel status keeps its fields (commands/zos/display.py shows them)

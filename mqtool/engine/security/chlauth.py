@@ -321,7 +321,11 @@ def change(records: Sequence[Record], new: Record, action: str = ADD) -> list[Re
         limit = MAX_USERLIST if new.type == BLOCKUSER else MAX_ADDRLIST
         if len(merged) > limit:
             raise _invalid(f"{field_name.upper()} would hold more than {limit} entries", field_name.upper())
-        kept[index] = _with_list(new, merged)
+        # The record keeps what the command does not give (its description ...).
+        given = {name: getattr(new, name) for name in ("descr", "custom") if getattr(new, name)}
+        if new.warn == "YES":
+            given["warn"] = "YES"
+        kept[index] = replace(_with_list(old, merged), **given)
         return kept
     if index is not None:
         kept[index] = new

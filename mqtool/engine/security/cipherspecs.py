@@ -97,9 +97,29 @@ DEPRECATED: dict[str, str] = {
     "ECDHE_RSA_3DES_EDE_CBC_SHA256": "C012",
 }
 
+# z/TPF MQ takes the OpenSSL names of the ciphers its SSL support documents (z/TPF
+# SSL_CTX_set_cipher_list and SSL_CTX_set_ciphersuites; the seed measures a channel with
+# AES256-SHA256). The first five are older ciphers, IBM MQ's deprecated CipherSpecs:
+# accepted, never honoured. That z/TPF MQ channels take these names is inferred.
+ZTPF_CIPHERS: tuple[str, ...] = (
+    "NULL-MD5", "NULL-SHA", "DES-CBC3-SHA", "AES128-SHA", "AES256-SHA",
+    "AES128-SHA256", "AES256-SHA256", "AES128-GCM-SHA256", "AES256-GCM-SHA384",
+    "ECDHE-RSA-AES128-GCM-SHA256", "ECDHE-RSA-AES256-GCM-SHA384",
+    "ECDHE-ECDSA-AES128-GCM-SHA256", "ECDHE-ECDSA-AES256-GCM-SHA384",
+    "TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384",
+)  # fmt: skip
+_OLD_OPENSSL = {
+    "NULL-MD5": "NULL_MD5",
+    "NULL-SHA": "NULL_SHA",
+    "DES-CBC3-SHA": "TLS_RSA_WITH_3DES_EDE_CBC_SHA",
+    "AES128-SHA": "TLS_RSA_WITH_AES_128_CBC_SHA",
+    "AES256-SHA": "TLS_RSA_WITH_AES_256_CBC_SHA",
+}
+
 _BY_NAME = {spec.name: spec for spec in SPECS}
 _BY_CODE = {spec.code: spec for spec in SPECS}
 _BY_OPENSSL = {(spec.protocol, spec.openssl): spec for spec in SPECS}
+_OPENSSL_NAMES = {spec.openssl: spec.name for spec in SPECS} | _OLD_OPENSSL
 _ALIASES = {alias.name: alias for alias in ALIASES}
 _HEX = re.compile(r"^[0-9A-Fa-f]{4}$")
 _ORDER = (TLS12, TLS13)
@@ -110,14 +130,17 @@ class CipherSpecError(ValueError):
 
 
 def canonical(value: str) -> str:
-    """The CipherSpec name an SSLCIPH value stands for (a z/OS hex code becomes its
-    name); "" for blank (no TLS). CipherSpecError for a name IBM does not have."""
+    """The CipherSpec name an SSLCIPH value stands for (a z/OS hex code, or the OpenSSL
+    name a z/TPF channel gives, becomes IBM's name); "" for blank (no TLS).
+    CipherSpecError for a name IBM does not have."""
     text = value.strip()
     if not text:
         return ""
     upper = text.upper()
     if upper in _BY_NAME or upper in _ALIASES or upper in DEPRECATED:
         return upper
+    if upper in _OPENSSL_NAMES:
+        return _OPENSSL_NAMES[upper]
     if _HEX.match(text):
         code = upper
         if code in _BY_CODE:

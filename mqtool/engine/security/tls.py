@@ -5,8 +5,8 @@ stops a channel with, and the SSL fields of DISPLAY CHSTATUS.
 
 Who calls what (the transport, mqtool/engine/channels, drives the sockets):
 
-    context = server_context(ring, label, sslciph, sslcauth)   # a listener, per channel
-    context = client_context(ring, label, sslciph)             # a sender
+    context = for_channel(state_dir, qmname, qmgr_attrs, channel_attrs, SERVER | CLIENT, name)
+      (or server_context(ring, label, sslciph, sslcauth) / client_context(ring, label, sslciph))
     ... handshake ...; on an exception:  failure = classify(exc, side)
     failure = check_cipher(sslciph, sock) or check_peer(sslpeer, sock)
     status |= chstatus_fields(sock)
@@ -31,10 +31,11 @@ import functools
 import ssl
 import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from . import cipherspecs, dn, x509
-from .keyring import KeyRing, KeyRingError
+from .keyring import KeyRing, KeyRingError, certificate_label, ring_path
 
 CLIENT, SERVER = "client", "server"  # the side of the handshake: sender, or the listener's end
 REQUIRED, OPTIONAL = "REQUIRED", "OPTIONAL"
@@ -60,6 +61,12 @@ class TLSFailure:
     def partner_id(self) -> str:
         """The id the other end reports when told of this failure ("" when none)."""
         return PARTNER_IDS.get(self.msg_id, "")
+
+    def message_fields(self, name: str, conname: str) -> dict[str, str]:
+        """Every field the message's text needs: the channel and its partner's address
+        (which the transport knows) with what this failure found."""
+        defaults = {"local": "", "remote": "", "cipherspec": "", "dn": "", "attribute": "", "label": ""}
+        return defaults | self.fields | {"name": name, "conname": conname}
 
 
 class TLSSetupError(Exception):
@@ -126,7 +133,7 @@ _VERSIONS = {cipherspecs.TLS12: ssl.TLSVersion.TLSv1_2, cipherspecs.TLS13: ssl.T
 
 
 def _spec_failure(name: str, reason: str, channel: str = "") -> TLSSetupError:
-    return TLSSetupError(TLSFailure("CSQX635E", reason, {"cipherspec": name, "name": channel}))
+    return TLSSetupError(TLSFailure(msg_id="CSQX635E", reason=reason, fields={"cipherspec": name, "name": channel}))
 
 
 def _configure(context: ssl.SSLContext, sslciph: str, fips: bool, channel: str) -> None:
@@ -154,14 +161,14 @@ def _configure(context: ssl.SSLContext, sslciph: str, fips: bool, channel: str) 
 
 
 def _no_ring(label: str, channel: str, reason: str) -> TLSSetupError:
-    return TLSSetupError(TLSFailure("CSQX645E", reason, {"label": label, "name": channel}))
+    return TLSSetupError(TLSFailure(msg_id="CSQX645E", reason=reason, fields={"label": label, "name": channel}))
 
 
 def _trust(context: ssl.SSLContext, ring: KeyRing) -> None:
     try:
         bundle = ring.ca_bundle()
     except KeyRingError as exc:
-        raise TLSSetupError(TLSFailure("CSQX630E", f"the key ring cannot be used: {exc}")) from exc
+        raise TLSSetupError(TLSFailure(msg_id="CSQX630E", reason=f"the key ring cannot be used: {exc}")) from exc
     if bundle is not None:
         context.load_verify_locations(cafile=str(bundle))
 
@@ -189,7 +196,7 @@ def server_context(
     OPTIONAL (checked when sent) as SSLCAUTH says. TLSSetupError when it cannot be made."""
     if ring is None or not ring.exists():
         where = "QMGR SSLKEYR is blank" if ring is None else f"no key ring at {ring.path}"
-        raise TLSSetupError(TLSFailure("CSQX630E", where, {"name": channel}))
+        raise TLSSetupError(TLSFailure(msg_id="CSQX630E", reason=where, fields={"name": channel}))
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     _configure(context, sslciph, fips, channel)
     _own_certificate(context, ring, label, channel)
@@ -213,7 +220,7 @@ def client_context(
     IBM's default label may be missing, and then no certificate is sent."""
     if ring is None or not ring.exists():
         where = "QMGR SSLKEYR is blank" if ring is None else f"no key ring at {ring.path}"
-        raise TLSSetupError(TLSFailure("CSQX630E", where, {"name": channel}))
+        raise TLSSetupError(TLSFailure(msg_id="CSQX630E", reason=where, fields={"name": channel}))
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
     context.check_hostname = False
     context.verify_mode = ssl.CERT_REQUIRED
@@ -221,13 +228,36 @@ def client_context(
     try:
         personal = ring.entry(label)
     except KeyRingError as exc:
-        raise TLSSetupError(TLSFailure("CSQX630E", f"the key ring cannot be used: {exc}")) from exc
+        raise TLSSetupError(TLSFailure(msg_id="CSQX630E", reason=f"the key ring cannot be used: {exc}")) from exc
     if personal is not None and personal.kind == "personal":
         _own_certificate(context, ring, label, channel)
     elif explicit:
         raise _no_ring(label, channel, f"no personal certificate labelled {label} in {ring.path}")
     _trust(context, ring)
     return context
+
+
+def for_channel(
+    state_dir: Path, qmname: str, qmgr_attrs: dict[str, Any], channel_attrs: dict[str, Any], side: str, channel: str
+) -> ssl.SSLContext:
+    """The context of one end of a TLS channel, from the definitions in the store: the
+    queue manager's SSLKEYR (the ring), SSLTASKS (0: no TLS, CSQX630E, as on z/OS; a
+    z/TPF queue manager has none and always can), SSLFIPS and CERTLABL; the channel's
+    SSLCIPH, SSLCAUTH (the responding end) and CERTLABL. TLSSetupError when it cannot be
+    made. `side` is SERVER for the end behind a listener, CLIENT for the one that connects."""
+    if str(qmgr_attrs.get("SSLTASKS", 1)) == "0":
+        raise TLSSetupError(TLSFailure(msg_id="CSQX630E", reason="QMGR SSLTASKS is 0", fields={"name": channel}))
+    sslkeyr = str(qmgr_attrs.get("SSLKEYR") or "").strip()
+    ring = KeyRing(ring_path(state_dir, sslkeyr)) if sslkeyr else None
+    own, qmgr_label = str(channel_attrs.get("CERTLABL") or ""), str(qmgr_attrs.get("CERTLABL") or "")
+    label = certificate_label(own, qmgr_label, qmname)
+    fips = str(qmgr_attrs.get("SSLFIPS", "NO")) == "YES"
+    sslciph = str(channel_attrs.get("SSLCIPH") or "")
+    if side == SERVER:
+        sslcauth = str(channel_attrs.get("SSLCAUTH") or REQUIRED)
+        return server_context(ring, label, sslciph, sslcauth, fips=fips, channel=channel)
+    explicit = bool(own.strip() or qmgr_label.strip())
+    return client_context(ring, label, sslciph, fips=fips, channel=channel, explicit=explicit)
 
 
 # -- after the handshake ---------------------------------------------------------------
@@ -256,7 +286,7 @@ def check_cipher(sslciph: str, sock: Any, fips: bool = False) -> TLSFailure | No
     if cipherspecs.accepts(sslciph, negotiated, fips):
         return None
     reason = f"local {sslciph}, negotiated {negotiated}"
-    return TLSFailure("CSQX631E", reason, {"local": sslciph, "remote": negotiated})
+    return TLSFailure(msg_id="CSQX631E", reason=reason, fields={"local": sslciph, "remote": negotiated})
 
 
 def check_peer(sslpeer: str, sock: Any) -> TLSFailure | None:
@@ -269,14 +299,14 @@ def check_peer(sslpeer: str, sock: Any) -> TLSFailure | None:
     try:
         pattern = dn.parse_pattern(sslpeer)
     except dn.DNError as exc:
-        return TLSFailure("CSQX640E", exc.reason, {"attribute": exc.attribute or sslpeer[:32]})
+        return TLSFailure(msg_id="CSQX640E", reason=exc.reason, fields={"attribute": exc.attribute or sslpeer[:32]})
     cert = peer_certificate(sock)
     if cert is None:
-        return TLSFailure("CSQX644E", "the remote end sent no certificate to check SSLPEER against")
+        return TLSFailure(msg_id="CSQX644E", reason="the remote end sent no certificate to check SSLPEER against")
     name = dn.of_certificate(cert.subject, cert.serial_text)
     if pattern.matches(name):
         return None
-    return TLSFailure("CSQX636E", f"{name.text()} does not match {sslpeer}", {"dn": name.text()})
+    return TLSFailure(msg_id="CSQX636E", reason=f"{name.text()} does not match {sslpeer}", fields={"dn": name.text()})
 
 
 def chstatus_fields(sock: Any, certificate_user: str = "") -> dict[str, Any]:
@@ -345,8 +375,8 @@ def classify(exc: BaseException, side: str = CLIENT) -> TLSFailure:
     if isinstance(exc, ssl.SSLCertVerificationError):
         code = int(getattr(exc, "verify_code", 0) or 0)
         message = str(getattr(exc, "verify_message", "") or exc)
-        return TLSFailure("CSQX633E", "the remote end's certificate failed: " + _VERIFY_REASONS.get(code, message),
-                          {"verify_code": str(code)})  # fmt: skip
+        reason = "the remote end's certificate failed: " + _VERIFY_REASONS.get(code, message)
+        return TLSFailure(msg_id="CSQX633E", reason=reason, fields={"verify_code": str(code)})
     if isinstance(exc, ssl.SSLError):
         reason = str(getattr(exc, "reason", "") or "")
         if reason in _REASONS:
@@ -354,9 +384,9 @@ def classify(exc: BaseException, side: str = CLIENT) -> TLSFailure:
             if msg_id == "CSQX631E" and side == CLIENT and reason == "TLSV1_ALERT_PROTOCOL_VERSION":
                 msg_id = "CSQX641E"
             return TLSFailure(msg_id, text, {"openssl": reason})
-        return TLSFailure("CSQX638E", f"TLS error: {reason or exc}", {"openssl": reason})
+        return TLSFailure(msg_id="CSQX638E", reason=f"TLS error: {reason or exc}", fields={"openssl": reason})
     if isinstance(exc, TimeoutError):
-        return TLSFailure("CSQX638E", "the TLS handshake did not complete in time")
+        return TLSFailure(msg_id="CSQX638E", reason="the TLS handshake did not complete in time")
     if isinstance(exc, (ConnectionError, EOFError, OSError)):
-        return TLSFailure("CSQX638E", f"the connection ended during TLS: {exc.__class__.__name__}")
-    return TLSFailure("CSQX638E", f"TLS error: {exc}")
+        return TLSFailure(msg_id="CSQX638E", reason=f"the connection ended during TLS: {exc.__class__.__name__}")
+    return TLSFailure(msg_id="CSQX638E", reason=f"TLS error: {exc}")
