@@ -315,3 +315,28 @@ def test_decide_is_total_and_deterministic(records: list[Record], channel: str, 
     assert first == chlauth.decide(list(records), connection)
     if first.record is not None:
         assert chlauth.generic_match(first.record.profile, channel)
+
+
+def test_console_messages_of_a_decision_fill_the_catalogue_texts() -> None:
+    from mqtool import messages
+
+    warn = Record("SYSTEM.*", chlauth.ADDRESSMAP, address="*", usersrc=chlauth.NOACCESS, warn="YES")
+    records = [warn, *BACKSTOP[2:], Record("*", chlauth.BLOCKADDR, addrlist=("10.9.*",))]
+    lines = [
+        messages.line(msg_id, **fields)
+        for decision in (
+            chlauth.decide(records, conn("SYSTEM.X", client=True, client_user="CSQ1CHIN")),
+            chlauth.decide(records, conn("APP", address="10.9.0.1")),
+            chlauth.decide(BACKSTOP, conn("SYSTEM.DEF.SVRCONN", client=True, client_user="bob")),
+            chlauth.decide([], conn("APP", client=True, client_user="bob")),
+        )
+        for msg_id, fields in decision.console("SYSTEM.X", "10.1.2.3")
+    ]
+    assert lines == [
+        "CSQX787I Channel SYSTEM.X from 10.1.2.3 would have been blocked by CHLAUTH('SYSTEM.*') TYPE(ADDRESSMAP) "
+        "ADDRESS(*) USERSRC(NOACCESS), WARN(YES)",
+        "CSQX776E Channel SYSTEM.X from 10.1.2.3 was blocked by user ID CSQ1CHIN",
+        "CSQX782E Connection from 10.1.2.3 was blocked by CHLAUTH('*') TYPE(BLOCKADDR) ADDRLIST(10.9.*)",
+        "CSQX777E Channel SYSTEM.X from 10.1.2.3 was blocked by CHLAUTH('SYSTEM.*') TYPE(ADDRESSMAP) ADDRESS(*) "
+        "USERSRC(NOACCESS)",
+    ]

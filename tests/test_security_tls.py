@@ -301,3 +301,19 @@ def test_fips_limits_an_alias_to_fips_cipherspecs(rings: dict[str, KeyRing]) -> 
         assert server_end.failure is not None and server_end.failure.msg_id == "CSQX631E"
     else:
         assert server_end.failure is None or server_end.failure.msg_id == "CSQX631E"
+
+
+def test_failures_fill_the_console_messages_of_both_platforms() -> None:
+    from mqtool import messages
+
+    failure = tls.check_cipher("ANY_TLS13", _Negotiated("ECDHE_RSA_AES_128_GCM_SHA256"))
+    assert failure is not None
+    assert messages.line(failure.msg_id, **failure.message_fields("TO.CSQ1", "10.1.2.3(1414)")) == (
+        "CSQX631E Cipher specifications differ, channel TO.CSQ1, local=ANY_TLS13, "
+        "remote=ECDHE_RSA_AES_128_GCM_SHA256, connection 10.1.2.3(1414)"
+    )
+    assert messages.line("MQSC0380E", **failure.ztpf_fields("TO.CSQ1")) == (
+        "MQSC0380E CHL-TO.CSQ1 STOPPED - TLS FAILURE - LOCAL ANY_TLS13, NEGOTIATED ECDHE_RSA_AES_128_GCM_SHA256"
+    )
+    for msg_id in ("CSQX630E", "CSQX633E", "CSQX635E", "CSQX636E", "CSQX640E", "CSQX645E"):
+        messages.line(msg_id, **tls.TLSFailure(msg_id=msg_id, reason="x").message_fields("C", "h"))

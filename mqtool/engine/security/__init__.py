@@ -29,7 +29,8 @@ tls.py        contexts, the checks after the handshake, the CSQX message of a fa
     spec_of(sslsock) -> IBM name of what was negotiated
     check_cipher(sslciph, sslsock) / check_peer(sslpeer, sslsock) -> TLSFailure | None
     classify(exc, side=CLIENT|SERVER) -> TLSFailure(msg_id, reason, fields, .partner_id,
-        .message_fields(name, conname): the fields of the catalogue message)
+        .message_fields(name, conname): the fields of the catalogue message (z/OS),
+        .ztpf_fields(name): those of MQSC0380E (z/TPF))
     chstatus_fields(sslsock, certificate_user="") -> {sslciph, sslpeer, sslcerti,
         sslcertu, sslrkeys, sslkeyda, sslkeyti}: the SSL fields of DISPLAY CHSTATUS, keyed
         as the channel status keeps its fields (commands/zos/display.py shows them)
@@ -51,7 +52,8 @@ chlauth.py    channel authentication records and IBM's precedence
         channel_mcauser, qmname)
     blocked_address(records, address) -> Record | None   (the listener, first)
     decide(records, connection) -> Decision(allowed, reason, mcauser, record, blocking,
-        warned, chckclnt, .msg_id: CSQX782E | CSQX777E | CSQX776E)
+        warned, chckclnt, .msg_id: CSQX782E | CSQX777E | CSQX776E,
+        .console(channel, conname) -> [(msg_id, fields)]: CSQX787I for WARN(YES), the refusal)
     runcheck(records, connection) -> RunCheck(record, decision)
     backstop() -> the records of a new queue manager; privileged(qmname); chinit_user(qmname)
 

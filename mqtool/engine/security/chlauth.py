@@ -145,6 +145,16 @@ class Decision:
         CSQX776E (user id); "" when allowed."""
         return {BY_ADDRESS: "CSQX782E", BY_NOACCESS: "CSQX777E", BY_USER: "CSQX776E"}.get(self.reason, "")
 
+    def console(self, channel: str, conname: str) -> list[tuple[str, dict[str, str]]]:
+        """The console messages of the decision, as (id, fields) for the catalogue:
+        CSQX787I for each WARN(YES) record that would have refused the channel, then
+        the refusal's message (none when the channel runs)."""
+        out = [("CSQX787I", {"name": channel, "conname": conname, "record": describe(r)}) for r in self.warned]
+        if not self.allowed and self.blocking is not None:
+            fields = {"name": channel, "conname": conname, "record": describe(self.blocking), "user": self.mcauser}
+            out.append((self.msg_id, fields))
+        return out
+
 
 # -- names and patterns ----------------------------------------------------------------
 

@@ -68,6 +68,11 @@ class TLSFailure:
         defaults = {"local": "", "remote": "", "cipherspec": "", "dn": "", "attribute": "", "label": ""}
         return defaults | self.fields | {"name": name, "conname": conname}
 
+    def ztpf_fields(self, name: str) -> dict[str, str]:
+        """The fields of z/TPF's MQSC0380E (CHL-name STOPPED - TLS FAILURE - REASON):
+        the reason in upper case, as z/TPF consoles write."""
+        return {"name": name, "reason": self.reason.upper()}
+
 
 class TLSSetupError(Exception):
     """A context cannot be made (key ring, label, CipherSpec): `failure` says which CSQX message."""
