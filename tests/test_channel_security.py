@@ -173,6 +173,11 @@ def test_export_replays_into_a_new_queue_manager(mq: MQ, tmp_path: Path) -> None
     replay = other("run", str(script))
     assert replay.exit_code == 0, replay.output
     assert other("--system", "CSQ1", "export").output == exported
+    only = mq("--system", "CSQ1", "export", "-t", "CHLAUTH", "-n", "TO.*").output.splitlines()
+    assert [line for line in only if not line.startswith("*")] == [
+        "-CSQ1 SET CHLAUTH('TO.*') TYPE(QMGRMAP) QMNAME('QM*') USERSRC(MAP) MCAUSER('PARTNER') DESCR('it''s ok') "
+        "ACTION(REPLACE)"
+    ]
     full = mq("--system", "CSQ1", "export", "-a").output
     assert full.count("ACTION(REPLACE)") == 5  # every record, as dmpmqcfg writes them
     assert full.count("ACTION(REMOVE)") == 1
