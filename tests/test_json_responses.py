@@ -180,6 +180,10 @@ def test_ztpf_displays_have_their_own_parameter_names(mq: MQ) -> None:
         "compmsg": ["NONE"],
         "maxmsgl": 4194304,
         "descr": "",
+        "sslciph": "",
+        "sslcauth": "REQUIRED",
+        "sslpeer": "",
+        "certlabl": "",
         "status": "INACTIVE",
     }
     assert qmgr["commandResponse"][0]["parameters"]["qmgr"] == "TPFQM"

@@ -212,6 +212,7 @@ def test_the_keyword_table_has_where_for_completion_and_help(zos: MQ) -> None:
         "CFSTRUCT",
         "CLUSQMGR",
         "QCLUSTER",
+        "AUTHINFO",
     ]
     spec = table.objects["QLOCAL"].keywords["WHERE"]
     assert spec.verbs == ("DISPLAY",) and not spec.display

@@ -20,6 +20,7 @@ from mqtool.state import messages as runs
 from . import (
     QUEUE_TYPES,
     active_only,
+    chlauth,
     date_time,
     everyday,
     logs,
@@ -76,6 +77,9 @@ def handle(ctx: Any, req: Any) -> Response:
         problem = pubsub.inhibited(ctx, req)
         if problem is not None:
             return problem
+    if obj == "CHLAUTH":
+        manager(ctx.tx, ctx.system, ctx.now)
+        return chlauth.display(ctx, req)
     if obj == "CHSTATUS" and not chinit_active(ctx.system, manager(ctx.tx, ctx.system, ctx.now)):
         # IBM: DISPLAY CHSTATUS needs the channel initiator.
         result = reply(req, FAILED)
@@ -241,8 +245,12 @@ def _channel_status(ctx: Any, record: ObjectRecord) -> dict[str, Any]:
         "SUBSTATE": status.get("substate", ""),
         "STOPREQ": status.get("stopreq", "NO"),
     }
-    for key in ("MSGS", "BYTSSENT", "BYTSRCVD", "BATCHES", "CURSHCNV", "MAXSHCNV"):
+    for key in ("MSGS", "BYTSSENT", "BYTSRCVD", "BATCHES", "CURSHCNV", "MAXSHCNV", "SSLRKEYS"):
         values[key] = min(STATUS_CAP, int(status.get(key.lower(), 0)))
+    # Channel security (issue 17): what the TCP transport keeps (security.tls.chstatus_fields).
+    for key in ("SSLCIPH", "SSLPEER", "SSLCERTI", "SSLCERTU", "SSLKEYDA", "SSLKEYTI"):
+        values[key] = str(status.get(key.lower(), ""))
+    values["MCAUSER"] = str(status.get("mcauser", record.attrs.get("MCAUSER", "")))
     for key in ("COMPHDR", "COMPMSG", "COMPRATE", "COMPTIME"):
         pair = status.get(key.lower())
         values[key] = ",".join(str(v) for v in pair) if isinstance(pair, (list, tuple)) else (pair or "")

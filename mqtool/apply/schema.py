@@ -54,7 +54,8 @@ def keyword_schema(spec: Any) -> dict[str, Any]:
             names["maxItems"] = spec.max_items
         return out | names
     if spec.type == "list":
-        items: dict[str, Any] = {"type": "array", "items": {"enum": list(spec.values)}, "uniqueItems": True}
+        each: dict[str, Any] = {"enum": list(spec.values)} if spec.values else {"type": "string"}
+        items: dict[str, Any] = {"type": "array", "items": each, "uniqueItems": True}
         if spec.max_items is not None:
             items["maxItems"] = spec.max_items
         return out | items

@@ -37,6 +37,7 @@ SUBCOMMANDS: dict[str, str] = {
     "estimate": "mqtool.cli.estimate:estimate",
     "smf": "mqtool.cli.smf:smf",
     "trigger-monitor": "mqtool.cli.trigger:trigger_monitor",
+    "keyring": "mqtool.cli.keyring:keyring",
 }
 # One-line help shown by `mqtool --help` without importing the subcommand.
 SHORT_HELP: dict[str, str] = {
@@ -56,6 +57,7 @@ SHORT_HELP: dict[str, str] = {
     "estimate": "Capacity planning: what compression would save on your own payloads.",
     "smf": "Show z/OS statistics records (queue statistics, log manager) as text, CSV or JSON.",
     "trigger-monitor": "Run the programs trigger messages name (z/OS initiation queue): it starts commands.",
+    "keyring": "Create key rings of PEM files for TLS channels; add certificates and trusted CAs; list them.",
 }
 
 
