@@ -17,7 +17,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-DIALECTS = ("ztpf_mq", "ztpf_http", "zos")
+DIALECTS = ("ztpf_mq", "ztpf_http", "zos", "ztpf_mqid")
 # MQSC DISPLAY ... WHERE(keyword operator value): a keyword of type `filter` takes these.
 FILTER_OPERATORS = ("LT", "GT", "EQ", "NE", "LE", "GE", "LK", "NL", "CT", "EX", "CTG", "EXG")
 
@@ -108,6 +108,7 @@ class VerbSpec:
     objects: tuple[str, ...] = ()
     writes: bool = True
     select: bool = False  # MQSC DISPLAY: a keyword without a value selects that attribute; ALL selects all
+    object_optional: bool = False  # the verb may be given without an object (ZMQSC DBREBUILD)
 
 
 @dataclass
@@ -282,6 +283,7 @@ def load(dialect: str) -> Table:
             objects=_tuple(row.get("objects")),
             writes=_flag(row.get("writes"), True),
             select=_flag(row.get("select"), False),
+            object_optional=_flag(row.get("object_optional"), False),
         )
         for name, row in raw["verbs"].items()
     }

@@ -160,6 +160,8 @@ def test_ztpf_displays_have_their_own_parameter_names(mq: MQ) -> None:
         "qdepthhi": 0,
         "sweep": "YES",
         "descr": "",
+        "trigtype": "NONE",
+        "process": "",
         "curdepth": 0,
         "swbs": 0,
         "compressed": 0,
@@ -171,6 +173,7 @@ def test_ztpf_displays_have_their_own_parameter_names(mq: MQ) -> None:
         "compmsg": ["NONE"],
         "maxmsgl": 4194304,
         "descr": "",
+        "cpu": "B",
         "status": "INACTIVE",
     }
     assert qmgr["commandResponse"][0]["parameters"]["qmgr"] == "TPFQM"

@@ -86,7 +86,7 @@ def test_first_word_offers_dialects_cpfs_verbs_directives_and_leave_words() -> N
 
 def test_first_word_prefixes() -> None:
     assert texts("Z") == command_words()
-    assert texts("zm") == ["ZMQSC "]  # case-insensitive
+    assert texts("zm") == ["ZMQSC ", "ZMQID "]  # case-insensitive
     assert texts("-CSQ") == ["-CSQ1 ", "-CSQ2 "]
     assert texts(".") == [f".{name} " for name in sorted(DIRECTIVES)]
     assert texts(".sy") == [".system "]

@@ -7,7 +7,7 @@ from mqtool.response import Response
 from mqtool.session import Context
 from mqtool.validate import Request
 
-from . import failure, qmgr, response
+from . import failure, migration_refusal, qmgr, response
 from .rules import check, unquoted_parentheses
 
 
@@ -20,6 +20,9 @@ def handle(ctx: Context, req: Request) -> Response:
     manager = qmgr(tx, system)
     if manager is None:
         return failure("MQSC0010E")
+    refused = migration_refusal(manager, "ALTER", obj, req.name)
+    if refused is not None:
+        return refused
     if obj == "QMGR":
         if req.name and req.name != manager.name:
             return failure("MQSC0018E", object="QMGR", name=req.name)

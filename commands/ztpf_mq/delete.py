@@ -9,7 +9,7 @@ from mqtool.session import Context
 from mqtool.state import messages as runs
 from mqtool.validate import Request
 
-from . import SYSTEM_QUEUES, failure, forget_qmgr, qmgr, response
+from . import SYSTEM_QUEUES, failure, forget_qmgr, migration_refusal, qmgr, response
 from .rules import references, system_queue
 
 ACTIVE_STATES = ("RUNNING", "RETRYING", "BINDING")
@@ -25,6 +25,9 @@ def handle(ctx: Context, req: Request) -> Response:
     manager = qmgr(tx, system)
     if manager is None:
         return failure("MQSC0010E")
+    refused = migration_refusal(manager, "DELETE", obj, req.name or manager.name)
+    if refused is not None:
+        return refused
     if obj == "QMGR":
         if req.name and req.name != manager.name:
             return failure("MQSC0018E", object="QMGR", name=req.name)
