@@ -28,13 +28,14 @@ def failure(msg_id: str, status: str = FAILED, **fields: Any) -> Response:
     return result
 
 
-def lex(text: str) -> Command:
-    command = ztpf.lex(text, DIALECT)
+def lex(text: str, dialect: str = DIALECT) -> Command:
+    """A ZMQSC line (or, with `dialect`, a line of another z/TPF MQ table: ZMQID)."""
+    command = ztpf.lex(text, dialect)
     # A bare object word (`DISPLAY MQP`, `DEFINE QL`) is the object without a name, so
     # the validator can say "NAME REQUIRED" instead of "object not valid".
     if command.object is None and command.params and command.params[0].value is None:
         word = command.params[0].keyword
-        if load(DIALECT).object(word) is not None:
+        if load(dialect).object(word) is not None:
             command.object = word
             command.params.pop(0)
     return command

@@ -11,7 +11,6 @@ from typing import Any
 
 from mqtool.commands import ztpf_mq
 from mqtool.commands.ztpf_mq import failure, response
-from mqtool.parse import ztpf
 from mqtool.parse.command import Command, LexError
 from mqtool.response import SYNTAX, Response
 from mqtool.state import SystemRecord
@@ -41,7 +40,7 @@ __all__ = ["SYNTAX", "failure", "response"]  # for the verb modules
 
 
 def lex(text: str) -> Command:
-    return ztpf.lex(text, DIALECT)
+    return ztpf_mq.lex(text, DIALECT)
 
 
 def lex_error(error: LexError, text: str) -> Response:
