@@ -117,7 +117,10 @@ def test_the_directory_holds_fifty_entries(mq: MQ) -> None:
 
 
 def test_needs_no_queue_manager_and_refuses_a_zos_system(mq: MQ) -> None:
-    lines(mq, "ZMQSC DELETE QMGR PURGE")
+    lines(mq, "ZMQID DEFINE CH-KEPT CO-h")
+    assert lines(mq, "ZMQSC DBREBUILD")[1].endswith("2 LOCAL QUEUE(S), 3 DEFINITION(S), 0 MESSAGE(S) CHECKED+")
+    assert lines(mq, "ZMQSC DELETE QMGR PURGE")[1] == "MQSC0001I 10.41.22 DELETE QMGR-TPFQM COMPLETED+"
+    assert "CHANNEL KEPT" in lines(mq, "ZMQID DIS CH-KEPT")
     assert lines(mq, "ZMQID DEFINE CH-A CO-h")[1].startswith("MQID0001I")
     out = mq("--system", "CSQ1", "cmd", "ZMQID DIS CH-*").output.splitlines()
     assert out == [
@@ -127,7 +130,11 @@ def test_needs_no_queue_manager_and_refuses_a_zos_system(mq: MQ) -> None:
 
 def test_export_and_apply_carry_the_directory(mq: MQ, tmp_path: Path) -> None:
     lines(mq, "ZMQID DEFINE CH-A CO-'h(1415)' QMNAME-QM1", "ZMQID DEFINE CH-B TRP-APPC CO-LU1 T-TP1")
+    # ZMQSC's new attributes travel the same way.
+    lines(mq, "ZMQSC DEFINE QL-ORDERS TRIGTYPE-FIRST PROCESS-ORD1", "ZMQSC DEFINE CHL-IN CHLTYPE-RCVR CPU-ALL")
     exported = mq("export").output
+    assert "ZMQSC DEFINE QL-ORDERS COMPSIZE-0 MAXMSGL-4194304 TRIGTYPE-FIRST PROCESS-ORD1\n" in exported
+    assert "ZMQSC DEFINE CHL-IN CHLTYPE-RCVR BATCHSZ-50 MAXMSGL-4194304 CPU-ALL\n" in exported
     assert "ZMQID DEFINE CHANNEL-A CONNECTION-'h(1415)' QMNAME-QM1\n" in exported
     assert "ZMQID DEFINE CHANNEL-B CONNECTION-LU1 TRPTYPE-APPC TPNAME-TP1\n" in exported
     assert "ZMQID DEFINE CHANNEL-A" in mq("export", "-t", "MQID").output

@@ -16,6 +16,9 @@ from mqtool.tables import Table, ValidationError, load
 DIALECT = "ztpf_mq"
 QUEUE_TYPES = ("QL", "QA", "QR")
 SYSTEM_QUEUES = ("DEAD.LETTER.QUEUE", "SPECIAL.RECOVERY.QUEUE")
+# The object types of the queue manager's definitions (ZMQID's directory entries, type
+# CHANNEL, belong to the system's MQI client, not to its queue manager).
+QMGR_TYPES = ("QMGR", *QUEUE_TYPES, "CHL")
 
 
 def response(status: str = "ok", display: bool = False) -> Response:

@@ -10,7 +10,7 @@ from mqtool.response import Response
 from mqtool.session import Context
 from mqtool.validate import Request
 
-from . import failure, migration_refusal, qmgr, response
+from . import QMGR_TYPES, failure, migration_refusal, qmgr, response
 
 
 def handle(ctx: Context, req: Request) -> Response:
@@ -37,7 +37,7 @@ def handle(ctx: Context, req: Request) -> Response:
         "MQSC0421I",
         qmgr=manager.name,
         queues=rebuilt.queues,
-        definitions=len(tx.objects(system.name)),
+        definitions=sum(1 for record in tx.objects(system.name) if record.type in QMGR_TYPES),
         messages=rebuilt.messages,
     )
     return result
