@@ -452,3 +452,17 @@ def test_what_ztpf_does_not_have_is_refused_as_ztpf_refuses_it(mq: MQ, command: 
     assert out[1].startswith(answer), out
     if command.startswith("ZMQSC MIGRAT "):
         assert out[2] == "MQSC0040E 10.41.22 MIGRAT NOT RECOGNIZED - DID YOU MEAN MIGRATE+"
+
+
+def test_movemsgs_moves_a_deep_queue_in_order(two: MQ) -> None:
+    """More messages than one chunk of the move reads at a time, in their get order."""
+    lines(two, "ZMQSC START QMGR", system="TPF2")
+    put = two("--system", "TPF2", "put", "Q1", "--size", "40", "--count", "600", "--pattern", "text", "-q")
+    assert put.exit_code == 0, put.output
+    lines(two, "ZMQSC STOP QMGR", system="TPF2")
+    before = messages(two, "TPF2", "Q1")
+    assert (
+        lines(two, "ZMQSC MOVEMSGS Q-Q1 CPU-C")[1]
+        == "MQSC0411I 10.41.22 603 MESSAGE(S) MOVED FROM Q-Q1 OF CPU-C TO CPU-B+"
+    )
+    assert messages(two, "TPF1", "Q1") == before

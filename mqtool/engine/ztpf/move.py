@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import signal
 from dataclasses import dataclass
+from typing import Any
 
 from mqtool.clock import Clock
 from mqtool.engine.core.handle import QueueHandle
@@ -38,8 +39,9 @@ _CRASH_AFTER = int(os.environ.get(CRASH_VARIABLE, "0") or 0)
 
 _ROWS = (
     "SELECT 0, 0, id, priority, msgid, correlid, persistent, put_time, expiry, original_length, stored_length, "
-    "codec, swept, header, payload, swbs, checksum FROM messages WHERE id > ? AND id < ? ORDER BY id"
+    "codec, swept, header, payload, swbs, checksum FROM messages WHERE id > ? AND id < ? ORDER BY id LIMIT 256"
 )
+_LATER = "SELECT count(*) FROM messages WHERE id > ? AND id < ?"
 # Reasons after which no later message can be put either: the move stops there.
 _QUEUE_WIDE = (Q_FULL, PUT_INHIBITED, Q_MGR_NOT_AVAILABLE, UNKNOWN_OBJECT_NAME)
 
@@ -74,49 +76,65 @@ def move_messages(
     outcome = Moved()
     if qkey is None:
         return outcome
-    rows = tx.conn.execute(_ROWS, runs.span(qkey)).fetchall()
+    low, high = runs.span(qkey)
     handle = QueueHandle(store, clock, target, queue, MODEL)
     try:
         handle.open(tx, "put")
     except MQError as error:
         raise NotMoved(f"Q-{queue} {describe(error.reason)}: {error.detail.upper()}") from error
     now = clock.timestamp()
+    after = low
     try:
-        for index, row in enumerate(rows):
-            (_, _, row_id, priority, msgid, correlid, persistent, put_time, expiry, length, _, codec, _, _, stored,
-             _, _) = row  # fmt: skip
-            problem = damage(row)
-            try:
-                if problem:
-                    raise MQError(UNEXPECTED_ERROR, f"message {id_text(msgid)} is damaged: {problem}")
-                payload = inflate(codec, stored, length, msgid) if codec else stored
-                options = PutOptions(
-                    persistent=bool(persistent),
-                    priority=priority,
-                    msgid=msgid,
-                    correlid=correlid,
-                    expiry=None if expiry is None else max(0.0, float(expiry) - now),
-                )
-                result = handle.put(tx, payload, options)
-            except MQError as error:
-                if not force:
-                    raise NotMoved(_why(error, msgid)) from error
-                outcome.left += 1
-                if not outcome.reason:
-                    outcome.reason = _why(error, msgid)
-                if error.reason in _QUEUE_WIDE:
-                    outcome.left += len(rows) - index - 1
-                    break
-                continue
-            # The message keeps the time it was put on the deactivated processor.
-            tx.conn.execute("UPDATE messages SET put_time = ? WHERE id = ?", (put_time, result.row_id))
-            tx.conn.execute("DELETE FROM messages WHERE id = ?", (row_id,))
-            outcome.moved += 1
-            if outcome.moved == _CRASH_AFTER:
-                os.kill(os.getpid(), signal.SIGKILL)
+        while True:
+            # A chunk at a time (in get order), so a deep queue is never all in memory.
+            rows = tx.conn.execute(_ROWS, (after, high)).fetchall()
+            if not rows:
+                break
+            for row in rows:
+                after = row[2]
+                if not _move_one(tx, handle, row, now, force, outcome):
+                    # Queue-wide: nothing after it could be put either.
+                    outcome.left += tx.conn.execute(_LATER, (after, high)).fetchone()[0]
+                    return outcome
     finally:
         handle.close(tx)
     return outcome
+
+
+def _move_one(
+    tx: Transaction, handle: QueueHandle, row: tuple[Any, ...], now: float, force: bool, outcome: Moved
+) -> bool:
+    """Moves one message row; False when the move must stop (FORCE and a reason that
+    holds for every later message too)."""
+    (_, _, row_id, priority, msgid, correlid, persistent, put_time, expiry, length, _, codec, _, _, stored, _,
+     _) = row  # fmt: skip
+    problem = damage(row)
+    try:
+        if problem:
+            raise MQError(UNEXPECTED_ERROR, f"message {id_text(msgid)} is damaged: {problem}")
+        payload = inflate(codec, stored, length, msgid) if codec else stored
+        options = PutOptions(
+            persistent=bool(persistent),
+            priority=priority,
+            msgid=msgid,
+            correlid=correlid,
+            expiry=None if expiry is None else max(0.0, float(expiry) - now),
+        )
+        result = handle.put(tx, payload, options)
+    except MQError as error:
+        if not force:
+            raise NotMoved(_why(error, msgid)) from error
+        outcome.left += 1
+        if not outcome.reason:
+            outcome.reason = _why(error, msgid)
+        return error.reason not in _QUEUE_WIDE
+    # The message keeps the time it was put on the deactivated processor.
+    tx.conn.execute("UPDATE messages SET put_time = ? WHERE id = ?", (put_time, result.row_id))
+    tx.conn.execute("DELETE FROM messages WHERE id = ?", (row_id,))
+    outcome.moved += 1
+    if outcome.moved == _CRASH_AFTER:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return True
 
 
 def _why(error: MQError, msgid: object) -> str:
