@@ -353,7 +353,9 @@ def keyword_block(dialect: str) -> str:
                 details.append(f"default {default}" if str(default) != "" else "default blank")
             if spec.required:
                 details.append("required at DEFINE")
-            if not spec.alterable:
+            if spec.alter_same:
+                details.append("ALTER takes only the current value")
+            elif not spec.alterable:
                 details.append("cannot be altered")
             if spec.abbrev:
                 details.append("abbreviation " + ", ".join(spec.abbrev))

@@ -59,6 +59,7 @@ class KeywordSpec:
     default: Any = None
     verbs: tuple[str, ...] = ("DEFINE", "ALTER")
     alterable: bool = True
+    alter_same: bool = False  # not alterable, but ALTER takes it with the object's own value (ZMQSC CHLTYPE)
     required: bool = False  # required at DEFINE
     only_for: dict[str, tuple[str, ...]] = field(default_factory=dict)  # attr -> allowed values
     negation: str | None = None  # NOREPLACE for REPLACE
@@ -208,6 +209,7 @@ def _keyword(name: str, row: dict[str, Any]) -> KeywordSpec:
         default=row.get("default"),
         verbs=_tuple(row.get("verbs", ["DEFINE", "ALTER"])),
         alterable=_flag(row.get("alterable"), True),
+        alter_same=_flag(row.get("alter_same"), False),
         required=_flag(row.get("required"), False),
         only_for=only_for,
         negation=row.get("negation"),

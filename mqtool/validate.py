@@ -101,7 +101,7 @@ def validate(table: Table, command: Command) -> Request | ValidationError:
             if error is not None:
                 return error
             request.params[spec.name] = value
-        if verb.name == "ALTER" and not spec.alterable:
+        if verb.name == "ALTER" and not spec.alterable and not spec.alter_same:
             return ValidationError("not_alterable", spec.name)
         request.order.append(spec.name)
     if verb.name == "DEFINE" and obj is not None:

@@ -466,3 +466,15 @@ def test_movemsgs_moves_a_deep_queue_in_order(two: MQ) -> None:
         == "MQSC0411I 10.41.22 603 MESSAGE(S) MOVED FROM Q-Q1 OF CPU-C TO CPU-B+"
     )
     assert messages(two, "TPF1", "Q1") == before
+
+
+def test_alter_chl_takes_the_channels_own_type_only(mq: MQ) -> None:
+    lines(mq, "ZMQSC DEFINE CHL-IN CHLTYPE-RCVR")
+    assert lines(mq, "ZMQSC ALTER CHL-IN CHLTYPE-RCVR DESCR-'from CSQ1'")[1] == (
+        "MQSC0001I 10.41.22 ALTER CHL-IN COMPLETED+"
+    )
+    assert lines(mq, "ZMQSC ALTER CHL-IN CHLTYPE-SDR")[1] == (
+        "MQSC0020E 10.41.22 KEYWORD CHLTYPE CANNOT BE ALTERED - DELETE AND REDEFINE CHL-IN+"
+    )
+    assert lines(mq, "ZMQSC ALTER QL-DEAD.LETTER.QUEUE COMMON-NO")[1].startswith("MQSC0020E")
+    assert "DESCR from CSQ1" in lines(mq, "ZMQSC DIS CHL-IN")
