@@ -36,8 +36,17 @@ DATE = "2026-11"
 BEGIN = '.\\" BEGIN GENERATED KEYWORDS'
 END = '.\\" END GENERATED KEYWORDS'
 INSERT = '.\\" INSERT '
-DIALECT_PAGES = {"ztpf_mq": "mqtool-ztpf.7", "zos": "mqtool-zos.7", "ztpf_http": "mqtool-http.7"}
+DIALECT_PAGES = {
+    "ztpf_mq": "mqtool-ztpf.7",
+    "zos": "mqtool-zos.7",
+    "ztpf_http": "mqtool-http.7",
+    "ztpf_mqid": "mqtool-ztpf.7",
+}
+# A second dialect on a page has markers (and a heading) of its own.
+MARKERS = {"ztpf_mqid": ('.\\" BEGIN GENERATED ZMQID KEYWORDS', '.\\" END GENERATED ZMQID KEYWORDS')}
+HEADINGS = {"ztpf_mqid": '"ZMQID KEYWORD REFERENCE"'}
 DIALECT_TITLES = {
+    "ztpf_mqid": "the z/TPF MQI channel directory (ZMQID)",
     "ztpf_mq": "z/TPF MQ (ZMQSC)",
     "zos": "IBM MQ for z/OS (MQSC)",
     "ztpf_http": "z/TPF HTTP server (ZHTPS)",
@@ -51,6 +60,7 @@ MESSAGE_GROUPS = (
     ("MQT", "mqtool itself (directives, the engine from the command line)"),
     ("CSMP", "z/TPF console"),
     ("MQSC", "z/TPF MQ (ZMQSC and its engine)"),
+    ("MQID", "z/TPF MQI channel directory (ZMQID)"),
     ("HTTPS", "z/TPF HTTP server (ZHTPS)"),
     ("CSQ", "IBM MQ for z/OS (MQSC)"),
     ("MQWB", "IBM MQ REST API (mqweb), in the error JSON of the REST API stand-in"),
@@ -325,7 +335,9 @@ def keyword_block(dialect: str) -> str:
     table = tables.load(dialect)
     # MQSC has no command word of its own: its verbs stand first (after an optional CPF).
     prefix = f"{table.command} " if table.command else ""
-    out = [BEGIN, ".SH KEYWORD REFERENCE", f"Generated from the keyword table of {DIALECT_TITLES[dialect]}."]
+    begin, end = MARKERS.get(dialect, (BEGIN, END))
+    heading = HEADINGS.get(dialect, "KEYWORD REFERENCE")
+    out = [begin, f".SH {heading}", f"Generated from the keyword table of {DIALECT_TITLES[dialect]}."]
     out.append(".SS Verbs")
     for verb in table.verbs.values():
         also = f" ({', '.join(verb.abbrev)})" if verb.abbrev else ""
@@ -341,22 +353,25 @@ def keyword_block(dialect: str) -> str:
                 details.append(f"default {default}" if str(default) != "" else "default blank")
             if spec.required:
                 details.append("required at DEFINE")
-            if not spec.alterable:
+            if spec.alter_same:
+                details.append("ALTER takes only the current value")
+            elif not spec.alterable:
                 details.append("cannot be altered")
             if spec.abbrev:
                 details.append("abbreviation " + ", ".join(spec.abbrev))
             details.append("verbs " + ", ".join(spec.verbs) if spec.verbs else "shown by DISPLAY, set by no command")
             text = sentence(spec.help).removesuffix(".")
             out += [".TP", f".B {esc(spec.name)}", esc(f"{text} ({'; '.join(str(d) for d in details)}).")]
-    out.append(END)
+    out.append(end)
     return "\n".join(out)
 
 
 def fill_keywords(page: str, dialect: str) -> str:
-    if BEGIN not in page or END not in page:
-        raise SystemExit(f"{DIALECT_PAGES[dialect]}: the generated-keywords markers are missing")
-    head, _, rest = page.partition(BEGIN)
-    _, _, tail = rest.partition(END)
+    begin, end = MARKERS.get(dialect, (BEGIN, END))
+    if begin not in page or end not in page:
+        raise SystemExit(f"{DIALECT_PAGES[dialect]}: the generated-keywords markers of {dialect} are missing")
+    head, _, rest = page.partition(begin)
+    _, _, tail = rest.partition(end)
     return head + keyword_block(dialect) + tail
 
 
@@ -428,7 +443,9 @@ def expected() -> dict[str, str]:
     pages["mqtool-messages.7"] = messages_page()
     for dialect, page in DIALECT_PAGES.items():
         path = MAN / page
-        if path.exists():
+        if page in pages:
+            pages[page] = fill_keywords(pages[page], dialect)
+        elif path.exists():
             pages[page] = fill_keywords(path.read_text(encoding="utf-8"), dialect)
     for page in HAND_WRITTEN:
         pages[page] = (MAN / page).read_text(encoding="utf-8")

@@ -228,6 +228,7 @@ def help_lines(topic: list[str]) -> list[str]:
     if not words:
         lines = ["Dialects:"]
         lines.append("  ZMQSC VERB OBJ-name KEYWORD-value ...      z/TPF MQ (current z/TPF system)")
+        lines.append("  ZMQID VERB CH-name KEYWORD-value ...       z/TPF MQI channel directory (MQI client)")
         lines.append("  ZHTPS VERB SERVER-name ...                 z/TPF HTTP server (also ZHTTPS)")
         lines.append("  [CPF] VERB OBJTYPE(name) KEYWORD(value)    MQSC for IBM MQ for z/OS")
         lines.append("Directives:")
@@ -235,9 +236,8 @@ def help_lines(topic: list[str]) -> list[str]:
             lines.append(f"  {entry.usage:<44} {entry.help}")
         lines.append("END, EXIT or QUIT leaves. .help ZMQSC, .help ZMQSC DEFINE, .help MQSC DEFINE QLOCAL")
         return lines
-    dialect = {"ZMQSC": "ztpf_mq", "ZHTPS": "ztpf_http", "ZHTTPS": "ztpf_http", "MQSC": "zos", "ZOS": "zos"}.get(
-        words[0]
-    )
+    dialects = {"ZMQSC": "ztpf_mq", "ZMQID": "ztpf_mqid", "ZHTPS": "ztpf_http", "ZHTTPS": "ztpf_http", "MQSC": "zos"}
+    dialect = (dialects | {"ZOS": "zos"}).get(words[0])
     if words[0].startswith(".") or words[0].lower() in DIRECTIVES:
         name = words[0].lstrip(".").lower()
         found = DIRECTIVES.get(name)
@@ -245,7 +245,7 @@ def help_lines(topic: list[str]) -> list[str]:
             return [f"No directive .{name}."]
         return [found.usage, "  " + found.help] + ([f"  options: {', '.join(found.options)}"] if found.options else [])
     if dialect is None:
-        return [f"No help for {' '.join(words)}: try .help, .help ZMQSC, .help ZHTPS or .help MQSC."]
+        return [f"No help for {' '.join(words)}: try .help, .help ZMQSC, .help ZMQID, .help ZHTPS or .help MQSC."]
     table = tables.load(dialect)
     prefix = table.command or "MQSC"
     if len(words) == 1:

@@ -22,7 +22,7 @@ CATALOGUE: dict[str, Entry] = {
     ECHO: Entry("{text}", "Text printed by the .echo directive, as given."),
     # ---------------------------------------------------------------- mqtool (tool)
     "MQT0001E": Entry(
-        "Unknown command '{word}': not ZMQSC, ZHTPS, a CPF or an MQSC verb",
+        "Unknown command '{word}': not ZMQSC, ZMQID, ZHTPS, a CPF or an MQSC verb",
         "The first word of a line names no dialect.",
     ),
     "MQT0002E": Entry(
@@ -636,6 +636,159 @@ CATALOGUE: dict[str, Entry] = {
         "Decompressed SW    - {software}\n"
         "Dead-letter Msgs   - {dead}",
         "Channel statistics (DISPLAY CHL-name STAT): A (B) pairs are the last batch (since the channel started).",
+    ),
+    # bread-ztpf: MIGRATE, MOVEMSGS, DBREBUILD, triggering, the channel status display and the
+    # processor of a channel (texts mqtool's: TPF's are not documented; mqtool-ztpf(7))
+    "MQSC0352I": Entry(
+        "START OF CHL STATUS DISPLAY",
+        "The title of DISPLAY CHL-name STATUS: one block of status lines per channel follows.",
+    ),
+    "MQSC0353E": Entry(
+        "CHL-{name} IS DEFINED FOR CPU-{cpu} - ENTER THE COMMAND ON CPU-{cpu}",
+        "START CHL of a channel whose CPU names another processor (CPU-ALL channels start anywhere).",
+    ),
+    "MQSC0401I": Entry(
+        "MIGRATION MODE STARTED FOR QMGR-{qmgr} - {queues} PROCESSOR UNIQUE QUEUE(S) MIGRATED WITH SWEEP-NO",
+        "MIGRATE BEGIN: definitions cannot change until COMMIT or FALLBACK; memory queues were set SWEEP-NO.",
+    ),
+    "MQSC0402I": Entry(
+        "MIGRATION COMMITTED FOR QMGR-{qmgr} ON {processors}",
+        "MIGRATE COMMIT ended migration mode on every processor (z/TPF system) of the queue manager.",
+    ),
+    "MQSC0403I": Entry(
+        "MIGRATION FALLBACK COMPLETED FOR QMGR-{qmgr} - {queues} QUEUE(S) RESTORED",
+        "MIGRATE FALLBACK ended migration mode here and gave the queues back the SWEEP they had before BEGIN.",
+    ),
+    "MQSC0404E": Entry(
+        "MIGRATE COMMIT NOT PROCESSED - DEAD-LETTER QUEUE {deadq} HOLDS {depth} MESSAGE(S) - ENTER WITH FORCE",
+        "MIGRATE COMMIT while the dead-letter queue holds messages, without FORCE.",
+    ),
+    "MQSC0405E": Entry(
+        "{command} NOT ALLOWED IN MIGRATION MODE - ENTER ZMQSC MIGRATE COMMIT OR FALLBACK FIRST",
+        "DEFINE or ALTER of a queue or channel, any DELETE, and DBREBUILD wait for the end of migration mode.",
+    ),
+    "MQSC0406E": Entry(
+        "QMGR-{qmgr} IS NOT IN MIGRATION MODE - ENTER ZMQSC MIGRATE BEGIN FIRST",
+        "MIGRATE COMMIT or FALLBACK without a MIGRATE BEGIN before.",
+    ),
+    "MQSC0407E": Entry("QMGR-{qmgr} IS ALREADY IN MIGRATION MODE", "MIGRATE BEGIN twice."),
+    "MQSC0408E": Entry(
+        "MIGRATE COMMIT NOT PROCESSED - CPU-{cpu} ({system}) IS ACTIVE AND NOT IN MIGRATION MODE - "
+        "ENTER ZMQSC MIGRATE BEGIN THERE",
+        "Every active processor of the queue manager (its queue manager started) must be in migration mode "
+        "before COMMIT.",
+    ),
+    "MQSC0411I": Entry(
+        "{moved} MESSAGE(S) MOVED FROM Q-{queue} OF CPU-{cpu} TO CPU-{here}",
+        "MOVEMSGS moved every message of the queue from the deactivated processor, in one unit of work.",
+    ),
+    "MQSC0412W": Entry(
+        "{moved} MESSAGE(S) MOVED FROM Q-{queue} OF CPU-{cpu} TO CPU-{here} - {left} LEFT THERE: {reason}",
+        "MOVEMSGS with FORCE moved what could be moved; the rest stays on the deactivated processor.",
+    ),
+    "MQSC0413E": Entry(
+        "NO PROCESSOR CPU-{cpu} WITH QMGR-{qmgr} IN THE COMPLEX",
+        "MOVEMSGS names a processor that no z/TPF system of the complex (same queue manager, same subsystem) is.",
+    ),
+    "MQSC0414E": Entry(
+        "CPU-{cpu} ({system}) IS ACTIVE - QUEUE MANAGER {qmgr} IS STARTED THERE - MOVEMSGS NEEDS A DEACTIVATED "
+        "PROCESSOR",
+        "MOVEMSGS from a processor whose queue manager runs (ZMQSC STOP QMGR there first).",
+    ),
+    "MQSC0415E": Entry(
+        "Q-{queue} ON CPU-{cpu} IS {actual} - MOVEMSGS MOVES A NORMAL LOCAL MEMORY QUEUE",
+        "The queue is missing on a processor, or is a transmission, common, alias or remote queue.",
+    ),
+    "MQSC0416E": Entry(
+        "MOVEMSGS NOT PROCESSED - {reason} - NO MESSAGES MOVED - FORCE MOVES WHAT CAN BE MOVED",
+        "Not every message could move (the target queue full, a message too long or damaged, no SWBs): none moved.",
+    ),
+    "MQSC0417E": Entry(
+        "CPU-{cpu} IS THIS PROCESSOR - MOVEMSGS MOVES MESSAGES FROM ANOTHER ONE",
+        "MOVEMSGS names the processor where it is entered.",
+    ),
+    "MQSC0421I": Entry(
+        "DBREBUILD COMPLETED FOR QMGR-{qmgr} - {queues} LOCAL QUEUE(S), {definitions} DEFINITION(S), "
+        "{messages} MESSAGE(S) CHECKED",
+        "DBREBUILD checked every definition and message of the queue manager and rebuilt its queue directory.",
+    ),
+    "MQSC0422W": Entry(
+        "QL-{queue} DIRECTORY REBUILT - {changes}",
+        "DBREBUILD found a queue's directory entry (depth, SWBs, compressed messages, next sequence) wrong and "
+        "rebuilt it from the queue's messages.",
+    ),
+    "MQSC0423W": Entry(
+        "{count} MESSAGE(S) OF {queues} UNDEFINED QUEUE(S) REMOVED",
+        "DBREBUILD removed messages (and directory entries) left for queues that are no longer defined.",
+    ),
+    "MQSC0424W": Entry(
+        "QL-{queue} HOLDS {count} DAMAGED MESSAGE(S) - A GET REFUSES THEM WITH MQRC 2195",
+        "DBREBUILD found messages whose stored bytes do not match their checksum; they stay where they are.",
+    ),
+    "MQSC0431I": Entry(
+        "QL-{queue} TRIGGERED (TRIGTYPE-FIRST) - PROGRAM {program} ACTIVATED WITH MQTM FOR QL-{queue}",
+        "Console: a message arrived on an empty queue with TRIGTYPE-FIRST and GET-ENABLED; the queue's PROCESS "
+        "(or the user exit CUIR) was activated with the trigger message, when the put committed.",
+    ),
+    # ---------------------------------------------------------------- z/TPF MQI channel directory (ZMQID)
+    # bread-ztpf: MQID0012I and MQID0013I are TPF's (the TPF newsletter on PUT 13); the other
+    # ids and texts are mqtool's (mqtool-ztpf(7), THE MQI CHANNEL DIRECTORY).
+    "MQID0001I": Entry("{command} COMPLETED", "A ZMQID DEFINE, ALTER or DELETE completed."),
+    "MQID0002E": Entry(
+        "CHANNEL {name} NOT IN THE MQI CHANNEL DIRECTORY",
+        "ZMQID ALTER, DELETE or DISPLAY of an entry that is not there.",
+    ),
+    "MQID0003E": Entry("CHANNEL {name} ALREADY IN THE MQI CHANNEL DIRECTORY", "ZMQID DEFINE of a name that is there."),
+    "MQID0004E": Entry(
+        "MQI CHANNEL DIRECTORY FULL - IT HOLDS {limit} ENTRIES", "ZMQID DEFINE when the directory has 50 entries."
+    ),
+    "MQID0005E": Entry(
+        "CONNECTION {value} NOT VALID FOR TRPTYPE-{trptype} - ALLOWED {allowed}",
+        "The connection is not a host name or address (TCP) or an LU name (APPC).",
+    ),
+    "MQID0006E": Entry(
+        "KEYWORD {keyword} NOT VALID FOR TRPTYPE-{trptype}", "MODE and TPNAME are for APPC channels only."
+    ),
+    "MQID0012I": Entry(
+        "START OF ZMQID DISPLAY", "The title of ZMQID DISPLAY CH-name: every attribute of the entry follows."
+    ),
+    "MQID0013I": Entry(
+        "START OF ZMQID DISPLAY",
+        "The title of ZMQID DISPLAY CH-generic*: the channel, connection and queue manager of each entry follow.",
+    ),
+    "MQID0014I": Entry("NO CHANNEL FOUND MATCHING {name}", "A generic ZMQID DISPLAY found no entry."),
+    "MQID0025E": Entry(
+        "SYSTEM {system} IS A {platform} SYSTEM - {command} NEEDS A Z/TPF SYSTEM - ENTER {hint}",
+        "A ZMQID command while the current system is z/OS; it names the z/TPF systems to switch to.",
+    ),
+    "MQID0031E": Entry("VERB {verb} NOT RECOGNIZED - VALID VERBS ARE {allowed}", "The verb is not a ZMQID verb."),
+    "MQID0032E": Entry(
+        "OBJECT {object} NOT VALID FOR {verb} - VALID OBJECTS ARE {allowed}",
+        "ZMQID takes one object: CHannel-name (also CHL-name).",
+    ),
+    "MQID0033E": Entry(
+        "KEYWORD {keyword} NOT VALID FOR {object} - VALID KEYWORDS ARE {allowed}", "The keyword is not a ZMQID keyword."
+    ),
+    "MQID0034E": Entry(
+        "VALUE {value} NOT VALID FOR {keyword} - ALLOWED {allowed}", "A keyword's value is out of range or not allowed."
+    ),
+    "MQID0035E": Entry("KEYWORD {keyword} SPECIFIED MORE THAN ONCE", "A keyword may be given once per command."),
+    "MQID0036E": Entry("KEYWORD {keyword} REQUIRED {detail}", "ZMQID DEFINE needs COnnection."),
+    "MQID0037E": Entry("{object} NAME REQUIRED", "The command needs CHannel-name."),
+    "MQID0038E": Entry(
+        "NAME {name} NOT VALID FOR {object} - {reason}",
+        "A channel name has 1-20 of A-Z a-z 0-9 . / _ %, does not begin or end with a period nor hold two in a row.",
+    ),
+    "MQID0039E": Entry("KEYWORD {keyword} NOT VALID {detail}", "A keyword that does not apply to this verb."),
+    "MQID0040E": Entry(
+        "KEYWORD {keyword} CANNOT BE ALTERED - DELETE AND REDEFINE {object}-{name}",
+        "An attribute fixed at DEFINE (the ZMQID table has none today: every keyword can be altered).",
+    ),
+    "MQID0041E": Entry("UNBALANCED APOSTROPHES IN {token}", "A quoted value is not closed."),
+    "MQID0042E": Entry("{token} NOT IN KEYWORD-VALUE FORM", "A parameter is not KEYWORD-value."),
+    "MQID0043E": Entry(
+        "{word} NOT RECOGNIZED - DID YOU MEAN {suggestion}",
+        "Follows MQID0031E, MQID0032E or MQID0033E when the word is close to one the ZMQID table knows.",
     ),
     # ---------------------------------------------------------------- z/TPF HTTP (ZHTPS)
     "HTTPS0001I": Entry(

@@ -23,7 +23,8 @@ LEAVE_WORDS = ("END", "EXIT", "QUIT")
 ZTPF_HTTP_WORDS = ("ZHTPS", "ZHTTPS")
 # The line after an unknown verb, object or keyword that names the closest one the
 # table knows, in each dialect's manner (upper case on the z/TPF consoles).
-HINTS = {"ztpf_mq": "MQSC0040E", "ztpf_http": "MQT0016I", "zos": "MQT0015I"}
+HINTS = {"ztpf_mq": "MQSC0040E", "ztpf_http": "MQT0016I", "zos": "MQT0015I", "ztpf_mqid": "MQID0043E"}
+ZTPF_MQID_WORD = "ZMQID"  # the z/TPF MQI channel directory (commands/ztpf_mqid)
 
 
 @dataclass
@@ -143,6 +144,8 @@ class Session:
             return self._dialect("ztpf_mq", line, current, systems, check_only)
         if upper in ZTPF_HTTP_WORDS:
             return self._dialect("ztpf_http", line, current, systems, check_only)
+        if upper == ZTPF_MQID_WORD:
+            return self._dialect("ztpf_mqid", line, current, systems, check_only)
         cpf_system, rest = _match_cpf(line, systems)
         if cpf_system is not None and not (self.pinned and cpf_system is not current):
             return self._dialect("zos", rest, cpf_system, systems, check_only, cpf=True)
@@ -161,7 +164,13 @@ class Session:
         if word[0] in CPF_FIRST and cpfs:
             return self.refuse("MQT0013E", word=word, cpfs=", ".join(cpfs))
         verbs = tables.load("zos").verbs.values()
-        known = ["ZMQSC", *ZTPF_HTTP_WORDS, *LEAVE_WORDS, *(w for verb in verbs for w in (verb.name, *verb.abbrev))]
+        known = [
+            "ZMQSC",
+            ZTPF_MQID_WORD,
+            *ZTPF_HTTP_WORDS,
+            *LEAVE_WORDS,
+            *(w for verb in verbs for w in (verb.name, *verb.abbrev)),
+        ]
         suggestion = tables.suggest(word, known)
         if suggestion:
             return self.refuse("MQT0014E", word=word, suggestion=suggestion)

@@ -17,7 +17,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-DIALECTS = ("ztpf_mq", "ztpf_http", "zos")
+DIALECTS = ("ztpf_mq", "ztpf_http", "zos", "ztpf_mqid")
 # MQSC DISPLAY ... WHERE(keyword operator value): a keyword of type `filter` takes these.
 FILTER_OPERATORS = ("LT", "GT", "EQ", "NE", "LE", "GE", "LK", "NL", "CT", "EX", "CTG", "EXG")
 
@@ -61,6 +61,7 @@ class KeywordSpec:
     default: Any = None
     verbs: tuple[str, ...] = ("DEFINE", "ALTER")
     alterable: bool = True
+    alter_same: bool = False  # not alterable, but ALTER takes it with the object's own value (ZMQSC CHLTYPE)
     required: bool = False  # required at DEFINE
     only_for: dict[str, tuple[str, ...]] = field(default_factory=dict)  # attr -> allowed values
     negation: str | None = None  # NOREPLACE for REPLACE
@@ -119,6 +120,7 @@ class VerbSpec:
     # Keywords the verb takes whatever its object's own rows say (MOVE QLOCAL's TYPE and
     # QSGDISP mean other things than the queue's attributes of the same names).
     keywords: dict[str, KeywordSpec] = field(default_factory=dict)
+    object_optional: bool = False  # the verb may be given without an object (ZMQSC DBREBUILD)
 
 
 @dataclass
@@ -226,6 +228,7 @@ def _keyword(name: str, row: dict[str, Any]) -> KeywordSpec:
         default=row.get("default"),
         verbs=_tuple(row.get("verbs", ["DEFINE", "ALTER"])),
         alterable=_flag(row.get("alterable"), True),
+        alter_same=_flag(row.get("alter_same"), False),
         required=_flag(row.get("required"), False),
         only_for=only_for,
         negation=row.get("negation"),
@@ -302,6 +305,7 @@ def load(dialect: str) -> Table:
             writes=_flag(row.get("writes"), True),
             select=_flag(row.get("select"), False),
             keywords={kw: _keyword(kw, spec or {}) for kw, spec in (row.get("keywords") or {}).items()},
+            object_optional=_flag(row.get("object_optional"), False),
         )
         for name, row in raw["verbs"].items()
     }

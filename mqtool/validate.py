@@ -50,7 +50,7 @@ def validate(table: Table, command: Command) -> Request | ValidationError:
             "unknown_verb", command.verb, allowed=", ".join(table.verbs), suggestion=suggest(command.verb, words)
         )
     obj: ObjectSpec | None = None
-    if verb.objects:
+    if verb.objects and not (verb.object_optional and command.object is None):
         obj = table.object(command.object) if command.object else None
         if obj is None or obj.name not in verb.objects:
             words = [word for name in verb.objects for word in (name, *table.objects[name].aliases)]
@@ -114,7 +114,7 @@ def validate(table: Table, command: Command) -> Request | ValidationError:
             if error is not None:
                 return error
             request.params[spec.name] = value
-        if verb.name == "ALTER" and not spec.alterable:
+        if verb.name == "ALTER" and not spec.alterable and not spec.alter_same:
             return ValidationError("not_alterable", spec.name)
         request.order.append(spec.name)
     if verb.name == "DEFINE" and obj is not None:

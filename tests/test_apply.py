@@ -212,7 +212,7 @@ def test_a_dependency_cycle_is_an_error_at_its_place(mq: MQ, tmp_path: Path) -> 
         (HEADER + "  TPF1:\n    platform: ztpf\n    objects:\n      QL:\n        Q1: {MAXDEPTH: -1, BOGUS: 2}\n",
          ["8:24: MAXDEPTH: -1 is out of range (at least 0)",
           "8:28: unknown QL attribute 'BOGUS'; QL attributes: COMMON, COMPSIZE, DEFPSIST, DESCR, GET, MAXDEPTH, "
-          "MAXMSGL, PUT, QDEPTHHI, SWEEP, USAGE"]),
+          "MAXMSGL, PROCESS, PUT, QDEPTHHI, SWEEP, TRIGTYPE, USAGE"]),
         (HEADER + "  TPF1:\n    platform: ztpf\n    objects:\n      QL:\n        Q1: {}\n        Q1: {}\n",
          ["9:9: 'Q1' is given twice"]),
         (HEADER + "  TPF1:\n    platform: ztpf\n    settings: {cpu: z99, sweeplo: 90}\n",

@@ -14,7 +14,7 @@ from mqtool.cli.runner import Summary
 from mqtool.state.store import DB_NAME
 
 HEADER = "CSMP0097I 10.41.22 CPU-B SS-BSS  SSU-HPN  IS-01"
-UNKNOWN = "MQT0001E Unknown command 'HELLO': not ZMQSC, ZHTPS, a CPF or an MQSC verb"
+UNKNOWN = "MQT0001E Unknown command 'HELLO': not ZMQSC, ZMQID, ZHTPS, a CPF or an MQSC verb"
 
 
 def defined(name: str) -> list[str]:

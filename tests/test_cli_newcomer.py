@@ -212,7 +212,7 @@ def test_help_shows_list_defaults_as_a_command_writes_them(mq: Any) -> None:
         ("-CSQ9 DIS QMGR", ["MQT0013E Unknown command prefix '-CSQ9': the CPFs of the complex are -CSQ1"]),
         ("DISPLY QLOCAL(X)", ["MQT0014E Unknown command 'DISPLY': did you mean DISPLAY?"]),
         ("ZMQCS DIS QMGR", ["MQT0014E Unknown command 'ZMQCS': did you mean ZMQSC?"]),
-        ("HELLO", ["MQT0001E Unknown command 'HELLO': not ZMQSC, ZHTPS, a CPF or an MQSC verb"]),
+        ("HELLO", ["MQT0001E Unknown command 'HELLO': not ZMQSC, ZMQID, ZHTPS, a CPF or an MQSC verb"]),
         ("ZMQSC DISPLY QL-X", ["MQSC0040E 10.41.22 DISPLY NOT RECOGNIZED - DID YOU MEAN DISPLAY+"]),
         ("ZMQSC DEFINE CHLL-X", ["MQSC0040E 10.41.22 CHLL NOT RECOGNIZED - DID YOU MEAN CHL+"]),
         ("ZMQSC DEFINE QL-X MAXDPTH-3", ["MQSC0040E 10.41.22 MAXDPTH NOT RECOGNIZED - DID YOU MEAN MAXDEPTH+"]),

@@ -232,6 +232,8 @@ def test_yaml_all_attributes(source: Path) -> None:
         "QDEPTHHI",
         "SWEEP",
         "DESCR",
+        "TRIGTYPE",
+        "PROCESS",
     }
     assert queue["COMMON"] == "NO"  # a string, not a YAML boolean
 

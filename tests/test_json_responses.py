@@ -169,6 +169,8 @@ def test_ztpf_displays_have_their_own_parameter_names(mq: MQ) -> None:
         "qdepthhi": 0,
         "sweep": "YES",
         "descr": "",
+        "trigtype": "NONE",
+        "process": "",
         "curdepth": 0,
         "swbs": 0,
         "compressed": 0,
@@ -184,6 +186,7 @@ def test_ztpf_displays_have_their_own_parameter_names(mq: MQ) -> None:
         "sslcauth": "REQUIRED",
         "sslpeer": "",
         "certlabl": "",
+        "cpu": "B",
         "status": "INACTIVE",
     }
     assert qmgr["commandResponse"][0]["parameters"]["qmgr"] == "TPFQM"

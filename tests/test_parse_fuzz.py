@@ -208,4 +208,4 @@ def test_session_never_raises_on_commands_built_from_the_tables(session: Session
 
 def test_session_outcome_of_an_unknown_first_word(session: Session) -> None:
     outcome = _check(session, "HELLO world")
-    assert outcome.lines == ["MQT0001E Unknown command 'HELLO': not ZMQSC, ZHTPS, a CPF or an MQSC verb"]
+    assert outcome.lines == ["MQT0001E Unknown command 'HELLO': not ZMQSC, ZMQID, ZHTPS, a CPF or an MQSC verb"]

@@ -86,7 +86,7 @@ def test_first_word_offers_dialects_cpfs_verbs_directives_and_leave_words() -> N
 
 def test_first_word_prefixes() -> None:
     assert texts("Z") == command_words()
-    assert texts("zm") == ["ZMQSC "]  # case-insensitive
+    assert texts("zm") == ["ZMQSC ", "ZMQID "]  # case-insensitive
     assert texts("-CSQ") == ["-CSQ1 ", "-CSQ2 "]
     assert texts(".") == [f".{name} " for name in sorted(DIRECTIVES)]
     assert texts(".sy") == [".system "]
@@ -414,3 +414,19 @@ def test_mqsc_without_cpf_follows_the_sessions_zos_system() -> None:
     # SPEC section 3: on z/TPF, the z/OS system the session chose (used last, or the only one).
     chosen = StoreView(current="TPF1", systems=VIEW.systems, names=VIEW.names, zos="CSQ2")
     assert texts("DIS QLOCAL(", chosen) == ["OTHER"]
+
+
+def test_zmqid_and_the_new_zmqsc_verbs_complete_from_their_tables() -> None:
+    assert texts("ZMQID ") == ["DEFINE ", "ALTER ", "DELETE ", "DISPLAY "]
+    assert texts("ZMQID DEFINE CH-X ") == [
+        "CONNECTION-",
+        "TRPTYPE-",
+        "MODE-",
+        "TPNAME-",
+        "QMNAME-",
+        "DESCR-",
+        "MAXMSGL-",
+    ]
+    assert texts("ZMQID DEFINE CH-X TRPTYPE-") == ["TCP", "APPC"]
+    assert texts("ZMQSC MIGRATE ") == ["BEGIN ", "COMMIT ", "FALLBACK "]
+    assert texts("ZMQSC MOVEMSGS Q-PAY ") == ["CPU-", "FORCE "]

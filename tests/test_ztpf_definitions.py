@@ -147,6 +147,8 @@ def test_display_block_layout(session: Session) -> None:
         "QDEPTHHI 0",
         "SWEEP YES",
         "DESCR",
+        "TRIGTYPE NONE",
+        "PROCESS",
         "CURDEPTH 0",
         "SWBS 0",
         "COMPRESSED 0",

@@ -16,6 +16,9 @@ from mqtool.tables import Table, ValidationError, load
 DIALECT = "ztpf_mq"
 QUEUE_TYPES = ("QL", "QA", "QR")
 SYSTEM_QUEUES = ("DEAD.LETTER.QUEUE", "SPECIAL.RECOVERY.QUEUE")
+# The object types of the queue manager's definitions (ZMQID's directory entries, type
+# CHANNEL, belong to the system's MQI client, not to its queue manager).
+QMGR_TYPES = ("QMGR", *QUEUE_TYPES, "CHL")
 
 
 def response(status: str = "ok", display: bool = False) -> Response:
@@ -28,13 +31,14 @@ def failure(msg_id: str, status: str = FAILED, **fields: Any) -> Response:
     return result
 
 
-def lex(text: str) -> Command:
-    command = ztpf.lex(text, DIALECT)
+def lex(text: str, dialect: str = DIALECT) -> Command:
+    """A ZMQSC line (or, with `dialect`, a line of another z/TPF MQ table: ZMQID)."""
+    command = ztpf.lex(text, dialect)
     # A bare object word (`DISPLAY MQP`, `DEFINE QL`) is the object without a name, so
     # the validator can say "NAME REQUIRED" instead of "object not valid".
     if command.object is None and command.params and command.params[0].value is None:
         word = command.params[0].keyword
-        if load(DIALECT).object(word) is not None:
+        if load(dialect).object(word) is not None:
             command.object = word
             command.params.pop(0)
     return command
@@ -73,22 +77,40 @@ def _zos_manner(token: str, text: str) -> tuple[str, str] | None:
     return form, f" - FOR Z/OS ENTER {rest}" if rest else ""
 
 
-def validation_error(error: ValidationError, command: Command, table: Table) -> Response:
+# The syntax errors of the ZMQSC table, by ValidationError kind; ZMQID has its own ids
+# for the same texts (commands/ztpf_mqid).
+SYNTAX_IDS = {
+    "unknown_verb": "MQSC0011E",
+    "unknown_object": "MQSC0012E",
+    "unknown_keyword": "MQSC0013E",
+    "bad_value": "MQSC0014E",
+    "duplicate": "MQSC0015E",
+    "missing": "MQSC0016E",
+    "missing_name": "MQSC0026E",
+    "bad_name": "MQSC0021E",
+    "not_alterable": "MQSC0020E",
+    "other": "MQSC0022E",
+}
+
+
+def validation_error(
+    error: ValidationError, command: Command, table: Table, ids: dict[str, str] = SYNTAX_IDS
+) -> Response:
     obj = (table.object(command.object or "") or None) if command.object else None
     obj_name = obj.name if obj else (command.object or "")
     if error.kind == "unknown_verb":
-        return failure("MQSC0011E", SYNTAX, verb=error.keyword, allowed=error.allowed)
+        return failure(ids["unknown_verb"], SYNTAX, verb=error.keyword, allowed=error.allowed)
     if error.kind == "unknown_object":
         verb = table.verb(command.verb)
         return failure(
-            "MQSC0012E",
+            ids["unknown_object"],
             SYNTAX,
             object=error.keyword or "(NONE)",
             verb=verb.name if verb else command.verb,
             allowed=error.allowed,
         )
     if error.kind == "unknown_keyword":
-        return failure("MQSC0013E", SYNTAX, keyword=error.keyword, object=obj_name, allowed=error.allowed)
+        return failure(ids["unknown_keyword"], SYNTAX, keyword=error.keyword, object=obj_name, allowed=error.allowed)
     if error.kind == "bad_value":
         allowed = error.allowed if not error.detail else f"{error.allowed} ({error.detail})"
         spec = table.keyword(obj, error.keyword) if obj is not None else None
@@ -99,23 +121,23 @@ def validation_error(error: ValidationError, command: Command, table: Table) -> 
         if spec is not None and spec.type != "list" and listed:
             allowed = "ONE VALUE (QUOTE A VALUE THAT HOLDS COMMAS)"
         return failure(
-            "MQSC0014E", SYNTAX, value=error.value or "(NONE)", keyword=error.keyword, allowed=_shout(allowed)
+            ids["bad_value"], SYNTAX, value=error.value or "(NONE)", keyword=error.keyword, allowed=_shout(allowed)
         )
     if error.kind == "duplicate":
-        return failure("MQSC0015E", SYNTAX, keyword=error.keyword)
+        return failure(ids["duplicate"], SYNTAX, keyword=error.keyword)
     if error.kind == "missing":
-        return failure("MQSC0016E", SYNTAX, keyword=error.keyword, detail=f"FOR DEFINE {obj_name}")
+        return failure(ids["missing"], SYNTAX, keyword=error.keyword, detail=f"FOR DEFINE {obj_name}")
     if error.kind == "missing_name":
-        return failure("MQSC0026E", SYNTAX, object=error.keyword)
+        return failure(ids["missing_name"], SYNTAX, object=error.keyword)
     if error.kind == "bad_name":
         reason = error.detail
         verb = table.verb(command.verb)
         if error.value.endswith("*") and verb is not None and verb.name != "DISPLAY":
             reason = "a generic name (ending in *) is valid only with DISPLAY"
-        return failure("MQSC0021E", SYNTAX, name=error.value, object=error.keyword, reason=_shout(reason))
+        return failure(ids["bad_name"], SYNTAX, name=error.value, object=error.keyword, reason=_shout(reason))
     if error.kind == "not_alterable":
-        return failure("MQSC0020E", SYNTAX, keyword=error.keyword, object=obj_name, name=command.name or "")
-    return failure("MQSC0022E", SYNTAX, keyword=error.keyword, detail=_shout(error.detail))
+        return failure(ids["not_alterable"], SYNTAX, keyword=error.keyword, object=obj_name, name=command.name or "")
+    return failure(ids["other"], SYNTAX, keyword=error.keyword, detail=_shout(error.detail))
 
 
 def _shout(text: str) -> str:
@@ -123,7 +145,9 @@ def _shout(text: str) -> str:
     return text.replace("A-Z a-z 0-9", "letters, digits and").upper()
 
 
-def wrong_system(target: SystemRecord | None, systems: list[SystemRecord], text: str) -> Response:
+def wrong_system(
+    target: SystemRecord | None, systems: list[SystemRecord], text: str, msg_id: str = "MQSC0025E"
+) -> Response:
     result = Response(status=FAILED)
     ztpf_systems = [s.name for s in systems if s.platform == "ztpf"]
     if target is None or not ztpf_systems:
@@ -133,7 +157,7 @@ def wrong_system(target: SystemRecord | None, systems: list[SystemRecord], text:
     # comes in the plain tool framing and names the way out.
     words = text.split()
     result.add(
-        "MQSC0025E",
+        msg_id,
         system=target.name,
         platform=PLATFORM_NAMES[target.platform].upper(),
         command=words[0].upper() if words else "ZMQSC",
@@ -209,3 +233,53 @@ def _set_qmgr_setting(tx: Transaction, system_name: str, name: str | None) -> No
 def forget_qmgr(tx: Transaction, system: SystemRecord) -> None:
     """After DELETE QMGR: the system no longer names a queue manager."""
     _set_qmgr_setting(tx, system.name, None)
+
+
+# -- the processors of a queue manager, and its migration mode (bread-ztpf) -----------
+
+MIGRATION_ACTIVE = "ACTIVE"
+# What DISPLAY QMGR shows when MIGRATE was never entered.
+NO_MIGRATION = "NONE"
+# Verbs refused in migration mode (TPF: DEFINE and ALTER of QA, QL, QR and CHL, any
+# DELETE, and DBREBUILD, until MIGRATE COMMIT or FALLBACK).
+_MIGRATION_BLOCKED = {"DEFINE": (*QUEUE_TYPES, "CHL"), "ALTER": (*QUEUE_TYPES, "CHL"), "DELETE": None}
+
+
+def processor_id(system: SystemRecord) -> str:
+    """The system's processor id (CPU- of the console header)."""
+    return str(system.attrs.get("processor", "B")).upper()
+
+
+def processors(tx: Transaction, system: SystemRecord, name: str) -> list[tuple[SystemRecord, ObjectRecord]]:
+    """The processors of the loosely coupled complex that `system` belongs to: the z/TPF
+    systems of mqtool's complex with the same subsystem and a queue manager named
+    `name` (each with that queue manager's record), `system` first if it is one."""
+    subsystem = str(system.attrs.get("subsystem", "BSS")).upper()
+    found: list[tuple[SystemRecord, ObjectRecord]] = []
+    for other in tx.systems():
+        if other.platform != "ztpf" or str(other.attrs.get("subsystem", "BSS")).upper() != subsystem:
+            continue
+        manager = qmgr(tx, other)
+        if manager is not None and manager.name == name:
+            found.append((other, manager))
+    found.sort(key=lambda pair: (pair[0].name != system.name, processor_id(pair[0]), pair[0].name))
+    return found
+
+
+def migration(manager: ObjectRecord) -> str:
+    """The queue manager's migration state: NONE, ACTIVE (migration mode), COMMITTED or FALLBACK."""
+    return str(manager.status.get("migration", NO_MIGRATION))
+
+
+def migration_refusal(manager: ObjectRecord, verb: str, obj: str | None, name: str | None) -> Response | None:
+    """MQSC0405E for a command that migration mode does not allow; None otherwise."""
+    if migration(manager) != MIGRATION_ACTIVE:
+        return None
+    if verb in _MIGRATION_BLOCKED:
+        objects = _MIGRATION_BLOCKED[verb]
+        if objects is not None and obj not in objects:
+            return None
+    elif verb != "DBREBUILD":
+        return None
+    command = f"ZMQSC {verb}" + (f" {obj}-{name}" if obj and name else f" {obj}" if obj else "")
+    return failure("MQSC0405E", command=command)

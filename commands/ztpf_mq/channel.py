@@ -12,9 +12,10 @@ from mqtool.engine.channels.status import ChannelStatus, per_message, rate
 from mqtool.response import Response
 from mqtool.session import Context
 from mqtool.state import ObjectRecord
+from mqtool.state import messages as runs
 from mqtool.validate import Request
 
-from . import failure, qmgr, response
+from . import failure, processor_id, qmgr, response
 
 
 def _apply(ctx: Context, req: Request, verb: str, action: Callable[[ObjectRecord], None]) -> Response | None:
@@ -38,7 +39,12 @@ def _apply(ctx: Context, req: Request, verb: str, action: Callable[[ObjectRecord
 
 
 def start(ctx: Context, req: Request) -> Response:
-    """START CHL-name: accepted; a sender binds at the next tick."""
+    """START CHL-name: accepted; a sender binds at the next tick. A channel defined for
+    another processor (CPU) starts only there."""
+    record = ctx.tx.get_object(ctx.system.name, "CHL", req.name or "")
+    cpu = str(record.attrs.get("CPU") or "ALL") if record is not None else "ALL"
+    if cpu not in ("ALL", processor_id(ctx.system)):
+        return failure("MQSC0353E", name=req.name, cpu=cpu)
     refused = _apply(ctx, req, "START", lambda record: mca.start(ctx.tx, ctx.system, record, ctx.now))
     if refused is not None:
         return refused
@@ -93,18 +99,51 @@ def status_lines(record: ObjectRecord) -> list[tuple[str, object]]:
     return lines
 
 
-def display_stat(ctx: Context, req: Request) -> Response:
-    """DISPLAY CHL-name STAT (a generic name shows every matching channel)."""
+def _channels(ctx: Context, req: Request) -> list[ObjectRecord] | Response:
+    """The channels a DISPLAY CHL-name STAT or STATUS shows, or the response when it
+    shows none (no queue manager, no such channel, a generic name matching nothing)."""
     assert req.name is not None
     if qmgr(ctx.tx, ctx.system) is None:
         return failure("MQSC0010E")
     records = ctx.tx.objects(ctx.system.name, "CHL", req.name)
     if not records and not req.name.endswith("*"):
         return failure("MQSC0018E", object="CHL", name=req.name)
-    result = response(display=True)
     if not records:
+        result = response(display=True)
         result.add("MQSC0003I", object="CHL", name=req.name)
         return result
+    return records
+
+
+def display_status(ctx: Context, req: Request) -> Response:
+    """DISPLAY CHL-name STATUS: per channel (a generic name shows every match) its name,
+    type and the status lines of DISPLAY CHL-name, and for a sender where its messages
+    wait (XMITQ, XQMSGSA: the messages on the transmission queue)."""
+    records = _channels(ctx, req)
+    if isinstance(records, Response):
+        return records
+    result = response(display=True)
+    title = result.add("MQSC0352I")
+    for record in records:
+        chltype = record.attrs.get("CHLTYPE", "")
+        title.attrs += [("CHANNEL", record.name), ("CHLTYPE", chltype)]
+        if chltype == "SDR":
+            xmitq = str(record.attrs.get("XMITQ", ""))
+            title.attrs += [
+                ("CONNAME", record.attrs.get("CONNAME", "")),
+                ("XMITQ", xmitq),
+                ("XQMSGSA", runs.depth(ctx.tx.conn, ctx.system.name, xmitq)),
+            ]
+        title.attrs += status_lines(record)
+    return result
+
+
+def display_stat(ctx: Context, req: Request) -> Response:
+    """DISPLAY CHL-name STAT (a generic name shows every matching channel)."""
+    records = _channels(ctx, req)
+    if isinstance(records, Response):
+        return records
+    result = response(display=True)
     for record in records:
         result.add("MQSC0351I", **stat_fields(record))
     return result

@@ -7,7 +7,7 @@ from mqtool.session import Context
 from mqtool.state import ObjectRecord
 from mqtool.validate import Request
 
-from . import defaults_for, define_qmgr, failure, qmgr, response
+from . import defaults_for, define_qmgr, failure, migration_refusal, processor_id, qmgr, response
 from .rules import check, name_taken, unquoted_parentheses
 
 
@@ -32,6 +32,9 @@ def handle(ctx: Context, req: Request) -> Response:
         return result
     if manager is None:
         return failure("MQSC0010E")
+    refused = migration_refusal(manager, "DEFINE", obj, name)
+    if refused is not None:
+        return refused
     if tx.get_object(system.name, obj, name) is not None:
         return failure("MQSC0017E", object=obj, name=name)
     taken = name_taken(tx, system, obj, name)
@@ -40,6 +43,9 @@ def handle(ctx: Context, req: Request) -> Response:
     # Inherited defaults (`=QMGR.COMPSIZE` ...) are copied now: a later change of the
     # queue manager does not reach existing objects.
     attrs = defaults_for(ctx.table, obj, manager) | req.params
+    if obj == "CHL" and "CPU" not in attrs:
+        # TPF: a channel definition is for the processor where it is defined unless CPU says.
+        attrs["CPU"] = processor_id(system)
     error = check(tx, system, obj, name, attrs, req.order)
     if error is not None:
         return error

@@ -9,7 +9,7 @@ from mqtool.session import Context
 from mqtool.state import messages as runs
 from mqtool.validate import Request
 
-from . import SYSTEM_QUEUES, failure, forget_qmgr, qmgr, response
+from . import QMGR_TYPES, SYSTEM_QUEUES, failure, forget_qmgr, migration_refusal, qmgr, response
 from .rules import references, system_queue
 
 ACTIVE_STATES = ("RUNNING", "RETRYING", "BINDING")
@@ -25,11 +25,16 @@ def handle(ctx: Context, req: Request) -> Response:
     manager = qmgr(tx, system)
     if manager is None:
         return failure("MQSC0010E")
+    refused = migration_refusal(manager, "DELETE", obj, req.name or manager.name)
+    if refused is not None:
+        return refused
     if obj == "QMGR":
         if req.name and req.name != manager.name:
             return failure("MQSC0018E", object="QMGR", name=req.name)
         others = [
-            o for o in tx.objects(system.name) if o.type != "QMGR" and not (o.type == "QL" and o.name in SYSTEM_QUEUES)
+            o
+            for o in tx.objects(system.name)
+            if o.type in QMGR_TYPES and o.type != "QMGR" and not (o.type == "QL" and o.name in SYSTEM_QUEUES)
         ]
         if others:
             return failure("MQSC0033E", qmgr=manager.name, count=len(others))

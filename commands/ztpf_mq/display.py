@@ -7,12 +7,12 @@ from __future__ import annotations
 import importlib
 
 from mqtool.engine.ztpf.figures import queue_figures
-from mqtool.response import Response
+from mqtool.response import SYNTAX, Response
 from mqtool.session import Context
 from mqtool.state import ObjectRecord
 from mqtool.validate import Request
 
-from . import failure, qmgr, response
+from . import failure, migration, qmgr, response
 
 TITLE_KEY = {"QMGR": "QMGR", "QL": "QUEUE", "QA": "QUEUE", "QR": "QUEUE", "CHL": "CHANNEL"}
 
@@ -20,6 +20,12 @@ TITLE_KEY = {"QMGR": "QMGR", "QL": "QUEUE", "QA": "QUEUE", "QR": "QUEUE", "CHL":
 def handle(ctx: Context, req: Request) -> Response:
     assert req.object is not None
     obj, system, tx = req.object.name, ctx.system, ctx.tx
+    if req.get("STATUS"):
+        if req.get("STAT"):
+            return failure("MQSC0022E", SYNTAX, keyword="STATUS", detail="WITH STAT")
+        from .channel import display_status
+
+        return display_status(ctx, req)
     if req.get("STAT"):
         if obj == "CHL":
             from .channel import display_stat
@@ -72,6 +78,7 @@ def attributes(ctx: Context, record: ObjectRecord) -> list[tuple[str, object]]:
         lines.extend(figures.items())
     elif record.type == "QMGR":
         lines.append(("STATUS", record.status.get("state", "STARTED")))
+        lines.append(("MIGRATION", migration(record)))
     elif record.type == "CHL":
         from .channel import status_lines
 

@@ -21,9 +21,10 @@ from mqtool.definitions import ExportLine
 from mqtool.state import ObjectRecord, SystemRecord, Transaction
 from mqtool.tables import KeywordSpec, ObjectSpec, Table, load
 
-from . import DIALECT, SYSTEM_QUEUES, defaults_for, qmgr
+from . import DIALECT, SYSTEM_QUEUES, defaults_for, processor_id, qmgr
 
 DEFINE_ORDER = ("QL", "QR", "QA", "CHL")
+MQID_TYPE = "CHANNEL"  # the entries of the MQI channel directory (ZMQID), written last
 _PLAIN = re.compile(r"^[A-Z0-9./_%]+$")
 
 
@@ -93,7 +94,8 @@ def command_line(verb: str, obj: str, name: str, attrs: dict[str, Any]) -> str:
 def export_line(verb: str, obj: str, name: str | None, attrs: dict[str, Any]) -> ExportLine:
     """`ZMQSC VERB OBJ-name KEYWORD-value ...`; the queue manager without its name, as
     the commands replay into a queue manager of any name."""
-    head = f"ZMQSC {verb} QMGR" if obj == "QMGR" else f"ZMQSC {verb} {obj}-{quote(name or '')}"
+    word = "ZMQID" if obj == MQID_TYPE else "ZMQSC"  # an MQI channel directory entry is ZMQID's
+    head = f"ZMQSC {verb} QMGR" if obj == "QMGR" else f"{word} {verb} {obj}-{quote(name or '')}"
     return ExportLine(head, _pairs(attrs), obj, name)
 
 
@@ -108,7 +110,7 @@ def lines(tx: Transaction, system: SystemRecord, all_attributes: bool = False) -
     table = load(DIALECT)
     manager = qmgr(tx, system)
     if manager is None:
-        return []
+        return mqid_lines(tx, system, all_attributes)
     qmgr_attrs = attributes(table, manager, defaults_for(table, "QMGR", None), all_attributes)
     deadq = qmgr_attrs.pop("DEADQ", None)
     # What the system queues were given when the queue manager was defined.
@@ -133,13 +135,25 @@ def lines(tx: Transaction, system: SystemRecord, all_attributes: bool = False) -
     out = system_queues + qmgr_line if lowering else qmgr_line + system_queues
     for obj in DEFINE_ORDER:
         base = defaults_for(table, obj, manager)
+        if obj == "CHL":
+            base["CPU"] = processor_id(system)  # a channel for its own processor replays anywhere
         for record in tx.objects(system.name, obj):
             if obj == "QL" and record.name in SYSTEM_QUEUES:
                 continue
             out.append(export_line("DEFINE", obj, record.name, attributes(table, record, base, all_attributes)))
     if deadq is not None:
         out.append(export_line("ALTER", "QMGR", manager.name, {"DEADQ": deadq}))
-    return out
+    return out + mqid_lines(tx, system, all_attributes)
+
+
+def mqid_lines(tx: Transaction, system: SystemRecord, all_attributes: bool = False) -> list[ExportLine]:
+    """ZMQID DEFINE of each entry of the MQI channel directory (it needs no queue manager)."""
+    table = load("ztpf_mqid")
+    base = table.defaults(MQID_TYPE)
+    return [
+        export_line("DEFINE", MQID_TYPE, record.name, attributes(table, record, base, all_attributes))
+        for record in tx.objects(system.name, MQID_TYPE)
+    ]
 
 
 def _pairs(attrs: dict[str, Any]) -> list[str]:

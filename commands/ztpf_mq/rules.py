@@ -9,6 +9,7 @@ that something refers to cannot be deleted. So `mqtool export` can always replay
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from mqtool.response import SYNTAX, Response
@@ -18,6 +19,9 @@ from mqtool.validate import Request
 from . import QUEUE_TYPES, SYSTEM_QUEUES, failure, find_queue, qmgr
 
 RECEIVING = ("RCVR", "SVRCONN")
+# A z/TPF program name (PROCESS of a triggered queue) and a processor id or ALL (CPU of a channel).
+_PROGRAM = re.compile(r"^[A-Z][A-Z0-9]{3}$")
+_CPU = re.compile(r"^([A-Z0-9]|ALL)$")
 LONE_COMPMSG = ("NONE", "ANY")
 
 
@@ -75,6 +79,15 @@ def _check_ql(
         if attrs.get("USAGE") == "XMITQ":
             # TPF: every transmission queue is processor unique (a memory queue).
             return failure("MQSC0030E", SYNTAX, keyword="USAGE", value="XMITQ", other="COMMON-YES")
+    program = str(attrs.get("PROCESS") or "")
+    if program and not _PROGRAM.match(program):
+        return failure(
+            "MQSC0014E",
+            SYNTAX,
+            value=program,
+            keyword="PROCESS",
+            allowed="A Z/TPF PROGRAM NAME (4 LETTERS OR DIGITS, A LETTER FIRST)",
+        )
     if "USAGE" in given:
         wanted = "XMITQ" if attrs["USAGE"] == "NORMAL" else "NORMAL"
         users = [ref for ref, usage in _queue_users(tx, system, name) if usage == wanted]
@@ -107,6 +120,11 @@ def _check_xmitq(tx: Transaction, system: SystemRecord, attrs: dict[str, Any]) -
 
 def _check_chl(tx: Transaction, system: SystemRecord, attrs: dict[str, Any], given: list[str]) -> Response | None:
     chltype = attrs.get("CHLTYPE")
+    cpu = str(attrs.get("CPU") or "")
+    if "CPU" in given and not _CPU.match(cpu):
+        return failure(
+            "MQSC0014E", SYNTAX, value=cpu, keyword="CPU", allowed="A PROCESSOR ID (1 LETTER OR DIGIT) OR ALL"
+        )
     for keyword in ("CONNAME", "XMITQ"):
         if chltype != "SDR" and keyword in given:
             return failure("MQSC0022E", SYNTAX, keyword=keyword, detail=f"FOR CHLTYPE-{chltype}")

@@ -48,10 +48,18 @@ class Dialect:
     queues: tuple[str, ...]
     references: dict[str, tuple[tuple[str, str], ...]]  # type -> (keyword, namespace of what it names)
     local: str  # the local queue type (its messages need PURGE)
+    more_tables: dict[str, str] = field(default_factory=dict)  # type -> the table of a type of another command
 
     @property
     def table(self) -> tables.Table:
         return tables.load(self.table_name)
+
+    def table_for(self, type_: str) -> tables.Table:
+        """The table that holds object type `type_` (ZMQID's CHANNEL on z/TPF)."""
+        return tables.load(self.more_tables.get(type_, self.table_name))
+
+    def knows(self, type_: str) -> bool:
+        return type_ in self.table.objects or type_ in self.more_tables
 
     def namespace(self, type_: str) -> str:
         return "QUEUE" if type_ in self.queues else type_
@@ -67,7 +75,7 @@ class Dialect:
 ZTPF = Dialect(
     platform="ztpf",
     table_name="ztpf_mq",
-    order=("QMGR", "QL", "QR", "QA", "CHL"),
+    order=("QMGR", "QL", "QR", "QA", "CHL", "CHANNEL"),
     queues=("QL", "QA", "QR"),
     references={
         "QMGR": (("DEADQ", "QUEUE"),),
@@ -76,6 +84,7 @@ ZTPF = Dialect(
         "CHL": (("XMITQ", "QUEUE"),),
     },
     local="QL",
+    more_tables={"CHANNEL": "ztpf_mqid"},  # ZMQID: the MQI channel directory
 )
 ZOS = Dialect(
     platform="zos",
@@ -315,8 +324,7 @@ def _system(
             action.text = _alter_line(name, existing, record, changed)
             result.actions.append(action)
             result.outcomes.append(Outcome(name, SYSTEM, name, UPDATED, changed, [action]))
-        table = dialect.table
-        current = {(r.type, r.name): dict(r.attrs) for r in tx.objects(name) if r.type in table.objects}
+        current = {(r.type, r.name): dict(r.attrs) for r in tx.objects(name) if dialect.knows(r.type)}
         depths = {row[0]: int(row[1]) for row in tx.conn.execute(
             "SELECT queue, depth FROM queue_figures WHERE system = ?", (name,))}  # fmt: skip
         depth = lambda queue: depths.get(queue, 0)  # noqa: E731
@@ -423,7 +431,7 @@ def _view(dialect: Dialect, type_: str, attrs: dict[str, Any]) -> dict[str, Any]
     apply to it), in table order."""
     from mqtool.commands.ztpf_mq.export import applies, written_keywords
 
-    spec = dialect.table.objects[type_]
+    spec = dialect.table_for(type_).objects[type_]
     return {k.name: attrs[k.name] for k in written_keywords(spec) if k.name in attrs and applies(k, attrs)}
 
 
@@ -435,7 +443,7 @@ def _full(dialect: Dialect, type_: str, given: dict[str, Any], qmgr: dict[str, A
         from mqtool.commands.ztpf_mq import defaults_for
 
         manager = ObjectRecord("", "QMGR", "", qmgr)
-        return defaults_for(dialect.table, type_, manager) | given
+        return defaults_for(dialect.table_for(type_), type_, manager) | given
     return dialect.table.defaults(type_) | given
 
 
@@ -485,7 +493,9 @@ def _objects(
             desired = _view(dialect, type_, full)
             if now_key is None:
                 missing = [
-                    k.name for k in dialect.table.objects[type_].keywords.values() if k.required and k.name not in full
+                    k.name
+                    for k in dialect.table_for(type_).objects[type_].keywords.values()
+                    if k.required and k.name not in full
                 ]
                 if missing:
                     problems.append(
@@ -494,7 +504,12 @@ def _objects(
                         )
                     )
                     continue
-                if dialect.platform == "ztpf" and type_ != "QMGR" and qmgr_name is None and current_qmgr is None:
+                if (
+                    dialect.platform == "ztpf"
+                    and type_ not in ("QMGR", *dialect.more_tables)
+                    and qmgr_name is None
+                    and current_qmgr is None
+                ):
                     text = f"{type_} {name}: system {system.name} has no queue manager; the document gives none"
                     text += " (objects.QMGR)"
                     problems.append(document.problem(path, text, key=True))
@@ -504,7 +519,7 @@ def _objects(
                 result.outcomes.append(Outcome(system.name, type_, name, CREATED, actions=[action]))
                 continue
             now = system.current[now_key]
-            existing = _view(dialect, now_key[0], dialect.table.defaults(now_key[0]) | now)
+            existing = _view(dialect, now_key[0], dialect.table_for(now_key[0]).defaults(now_key[0]) | now)
             fixed = _fixed(dialect, type_)
             changed = [k for k, v in desired.items() if existing.get(k) != v]
             if now_key[0] != type_ or any(k in fixed for k in changed):
@@ -567,7 +582,7 @@ def _protected(system: _System) -> set[tuple[str, str]]:
 
 def _fixed(dialect: Dialect, type_: str) -> set[str]:
     """Attributes fixed at DEFINE: ALTER cannot change them."""
-    fixed = {k.name for k in dialect.table.objects[type_].keywords.values() if not k.alterable}
+    fixed = {k.name for k in dialect.table_for(type_).objects[type_].keywords.values() if not k.alterable}
     if dialect.platform == "zos" and type_ in ("CHANNEL", "AUTHINFO"):
         fixed.add("CHLTYPE" if type_ == "CHANNEL" else "AUTHTYPE")  # ALTER names the object's own type
     return fixed
@@ -579,7 +594,7 @@ def _define_attrs(system: _System, type_: str, full: dict[str, Any], objects: di
     z/OS also writes those that differ from its system default object now or as the
     document wants it, so the order of the commands does not matter."""
     dialect = system.dialect
-    spec = dialect.table.objects[type_]
+    spec = dialect.table_for(type_).objects[type_]
     desired = _view(dialect, type_, full)
     if dialect.platform == "ztpf":
         from mqtool.commands.ztpf_mq.export import inherited
@@ -639,7 +654,8 @@ def _text_of(system: _System, action: Action) -> str:
         from mqtool.commands.ztpf_mq.export import export_line, quote
 
         if action.verb == DELETE:
-            return f"ZMQSC DELETE {action.type}-{quote(action.name)}" + (" PURGE" if action.attrs else "")
+            word = "ZMQID" if action.type in system.dialect.more_tables else "ZMQSC"
+            return f"{word} DELETE {action.type}-{quote(action.name)}" + (" PURGE" if action.attrs else "")
         line = export_line(action.verb, action.type, action.name, action.attrs)
         if action.verb == DEFINE and action.type == "QMGR":
             line.head = f"ZMQSC DEFINE QMGR-{quote(action.name)}"

@@ -17,6 +17,8 @@ from typing import Any
 SCHEMA_FILE = "complex.schema.json"
 SCHEMA_ID = "https://mqtool.invalid/schema/complex.schema.json"
 PLATFORMS = {"ztpf": "ztpf_mq", "zos": "zos"}
+# Tables whose objects a system of the platform also holds (the z/TPF MQI channel directory).
+MORE_TABLES = {"ztpf": ("ztpf_mqid",)}
 
 
 def schema_text() -> str:
@@ -155,9 +157,9 @@ def build_schema() -> dict[str, Any]:
     definitions: dict[str, Any] = {}
     branches = []
     for platform, dialect in PLATFORMS.items():
-        table = tables.load(dialect)
         kinds: dict[str, Any] = {}
-        for name in definable(table):
+        owners = [tables.load(each) for each in (dialect, *MORE_TABLES.get(platform, ()))]
+        for table, name in ((owner, name) for owner in owners for name in definable(owner)):
             obj = table.objects[name]
             ref = f"{platform}.{name}"
             definitions[ref] = {

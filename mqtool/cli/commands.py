@@ -112,11 +112,11 @@ def _unquoted(arguments: tuple[str, ...]) -> str | None:
     if len(arguments) < 2 or arguments[0].strip() in ("", "-") or " " in arguments[0].strip():
         return None  # (a lone - is standard input)
     from mqtool.complex import CPF_FIRST
-    from mqtool.session import ZTPF_HTTP_WORDS
+    from mqtool.session import ZTPF_HTTP_WORDS, ZTPF_MQID_WORD
     from mqtool.tables import load
 
     first, following = arguments[0].strip().upper(), arguments[1].split()
-    alone = first in ("ZMQSC", *ZTPF_HTTP_WORDS) or load("zos").verb(first) is not None
+    alone = first in ("ZMQSC", ZTPF_MQID_WORD, *ZTPF_HTTP_WORDS) or load("zos").verb(first) is not None
     cpf = first[0] in CPF_FIRST and bool(following) and load("zos").verb(following[0]) is not None
     if not (alone or cpf):
         return None

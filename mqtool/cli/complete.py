@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from mqtool.state import Store
 
 # Which dialect tables describe the objects of a platform's systems.
-PLATFORM_DIALECTS: dict[str, tuple[str, ...]] = {"ztpf": ("ztpf_mq", "ztpf_http"), "zos": ("zos",)}
+PLATFORM_DIALECTS: dict[str, tuple[str, ...]] = {"ztpf": ("ztpf_mq", "ztpf_http", "ztpf_mqid"), "zos": ("zos",)}
 # The MQSC dialect has no command word of its own; `.help` calls it MQSC.
 MQSC_HELP_WORD = "MQSC"
 # The word that selects every attribute on a selecting verb (MQSC DISPLAY), as validate reads it.

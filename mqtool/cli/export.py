@@ -26,6 +26,7 @@ FORMATS = ("commands", "1line", "yaml", "json")
 QUEUES = "QUEUE"
 QUEUE_WORDS = ("QUEUE", "Q")
 CHANNEL_WORDS = ("CHANNEL", "CHL")
+MQID_WORDS = ("MQID", "ZMQID")  # z/TPF: the entries of the MQI channel directory
 
 
 @dataclass
@@ -76,6 +77,8 @@ def object_types(platform: str, word: str) -> tuple[str, ...]:
             return ("QL", "QA", "QR")
         if upper in CHANNEL_WORDS:
             return ("CHL",)
+        if upper in MQID_WORDS:
+            return ("CHANNEL",)
     spec = table.object(upper)
     if spec is None:
         return ()
@@ -153,6 +156,7 @@ def describe(app: App, selection: Selection) -> dict[str, Any]:
     objects (type -> name -> attributes; only those that differ from the DEFINE
     defaults, plus the inherited ones, unless `all_attributes`)."""
     from mqtool import tables
+    from mqtool.apply.schema import MORE_TABLES
     from mqtool.cli.system import qmgr_name
     from mqtool.commands.ztpf_mq.export import attributes
 
@@ -162,6 +166,7 @@ def describe(app: App, selection: Selection) -> dict[str, Any]:
             system = tx.get_system(name)
             assert system is not None
             table = tables.load(DIALECT_OF[system.platform])
+            more = [tables.load(name) for name in MORE_TABLES.get(system.platform, ())]
             settings = {key: value for key, value in system.attrs.items() if key != "qmgr"}
             qmgr = qmgr_name(tx, system)
             if system.platform == "ztpf" and qmgr:
@@ -170,10 +175,13 @@ def describe(app: App, selection: Selection) -> dict[str, Any]:
             for record in tx.objects(system.name):
                 # Definitions only: run-time records such as a started HTTP server's
                 # options in force are not objects of the dialect (its files configure it).
-                if record.type not in table.objects or not selection.wants(system.platform, record.type, record.name):
+                owner = next((t for t in (table, *more) if record.type in t.objects), None)
+                if owner is None or not selection.wants(system.platform, record.type, record.name):
                     continue
-                base = table.defaults(record.type)
-                found = attributes(table, record, base, selection.all_attributes)
+                base = owner.defaults(record.type)
+                if system.platform == "ztpf" and record.type == "CHL":
+                    base["CPU"] = str(system.attrs.get("processor", "B")).upper()
+                found = attributes(owner, record, base, selection.all_attributes)
                 objects.setdefault(record.type, {})[record.name] = found
             systems[system.name] = {"platform": system.platform, "settings": settings, "objects": objects}
     return {"kind": YAML_KIND, "version": YAML_VERSION, "systems": systems}

@@ -43,10 +43,13 @@ REASONS: dict[str, int] = {
     "MQSC0003I": 2085,
     "HTTPS0104E": 2085,
     "HTTPS0005I": 2085,
+    "MQID0002E": 2085,
+    "MQID0014I": 2085,
     # MQRCCF_OBJECT_ALREADY_EXISTS
     "CSQM095I": 4001,
     "MQSC0017E": 4001,
     "MQSC0028E": 4001,
+    "MQID0003E": 4001,
     # MQRCCF_OBJECT_WRONG_TYPE
     "CSQM110I": 4002,
     "MQSC0032E": 4002,
@@ -69,11 +72,11 @@ REASONS: dict[str, int] = {
     "MQT0458E": 2053,
 }
 # A DISPLAY that matched nothing: IBM answers it as a failure with reason 2085.
-NOTHING_FOUND = ("CSQM297I", "MQSC0003I", "HTTPS0005I")
+NOTHING_FOUND = ("CSQM297I", "MQSC0003I", "HTTPS0005I", "MQID0014I")
 # Messages whose attributes are one object each (z/OS), or several objects one after
 # the other, each starting with the same title keyword (z/TPF displays).
 ONE_OBJECT = ("CSQM201I",)
-OBJECT_RUNS = ("MQSC0002I", "HTTPS0004I")
+OBJECT_RUNS = ("MQSC0002I", "HTTPS0004I", "MQSC0352I", "MQID0012I", "MQID0013I")
 # Messages whose fields are the figures of one object (the statistics displays).
 FIGURES = ("MQSC0251I", "HTTPS0011I")
 # Messages that only count or frame a display: the items say it already.

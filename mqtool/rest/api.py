@@ -526,7 +526,9 @@ def _not_authorized(verb: Any, system: Any, user: str) -> Response:
         response = Response(status=FAILED, framing="zos", verb_words=words, csect=PARSER_CSECT)
         response.add("CSQ9016E", csect=NO_CSECT, verb=verb_name)
         return response
-    prefix = "ZHTPS" if verb.dialect == "ztpf_http" else "ZMQSC"
+    from .build import COMMAND_WORDS
+
+    prefix = COMMAND_WORDS.get(verb.dialect, "ZMQSC")
     response = Response(status=FAILED, framing="ztpf")
     response.add("MQT0367E", command=f"{prefix} {verb_name}", user=user)
     return response

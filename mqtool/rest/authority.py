@@ -61,14 +61,14 @@ def decide(user: RestUser, verb: Verb) -> str:
 
 
 def verb_of_line(line: str, systems: list[Any]) -> Verb:
-    """The verb of a runCommand line: ZMQSC and ZHTPS lines by their second word, MQSC
+    """The verb of a runCommand line: ZMQSC, ZMQID and ZHTPS lines by their second word, MQSC
     lines (with or without a command prefix) by their first."""
-    from mqtool.session import ZTPF_HTTP_WORDS, _match_cpf
+    from mqtool.session import ZTPF_HTTP_WORDS, ZTPF_MQID_WORD, _match_cpf
 
     words = line.split()
     first = words[0].upper() if words else ""
-    if first == "ZMQSC" or first in ZTPF_HTTP_WORDS:
-        dialect = "ztpf_mq" if first == "ZMQSC" else "ztpf_http"
+    if first in ("ZMQSC", ZTPF_MQID_WORD) or first in ZTPF_HTTP_WORDS:
+        dialect = {"ZMQSC": "ztpf_mq", ZTPF_MQID_WORD: "ztpf_mqid"}.get(first, "ztpf_http")
         verb_word = words[1].split("-")[0] if len(words) > 1 else ""
         object_word = words[2].split("-")[0] if len(words) > 2 else None
         return _verb(dialect, verb_word, object_word)

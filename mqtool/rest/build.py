@@ -9,7 +9,7 @@ longer than its keyword takes) is refused with RestError before anything runs.
   "parameters": {"descr": "x"}}` is the Command of `DEFINE QLOCAL(Q1) DESCR('x')`;
 - z/TPF: the same document for a z/TPF queue manager is the Command of
   `ZMQSC DEFINE QL-Q1 DESCR-'x'` (mqtool's extension); the qualifier SERVER makes a
-  ZHTPS command.
+  ZHTPS command, the qualifier MQID a ZMQID command on an MQI channel directory entry.
 
 `Command.text` is the command as an operator would type it, quoted so that it reads
 back the same: it is shown in replies that echo the command, never parsed.
@@ -36,6 +36,10 @@ MAX_NAME = 48
 MAX_VALUE = 1024
 MAX_ITEMS = 256
 _YES, _NO = ("yes", "true"), ("no", "false")
+#: z/TPF qualifiers that are another command than ZMQSC: a server (ZHTPS), an entry of the
+#: MQI channel directory (ZMQID); and the first word of each dialect's command.
+ZTPF_QUALIFIERS = {"SERVER": "ztpf_http", "MQID": "ztpf_mqid"}
+COMMAND_WORDS = {"ztpf_mq": "ZMQSC", "ztpf_http": "ZHTPS", "ztpf_mqid": "ZMQID"}
 
 
 @dataclass
@@ -87,7 +91,9 @@ def build(document: dict[str, Any], platform: str) -> Built:
     if platform == "zos":
         dialect = "zos"
     else:
-        dialect = "ztpf_http" if qualifier == "SERVER" else "ztpf_mq"
+        dialect = ZTPF_QUALIFIERS.get(qualifier, "ztpf_mq")
+        if dialect == "ztpf_mqid":
+            qualifier = "CHANNEL"  # an entry of the MQI channel directory: ZMQID VERB CHannel-name
         if where is not None:
             raise RestError(400, "MQT0362E", field="where", problem="applies to MQSC (z/OS) DISPLAY commands only")
     table = tables.load(dialect)
@@ -204,7 +210,7 @@ def text_of(command: Command) -> str:
     zos = command.dialect == "zos"
     out = []
     if not zos:
-        out.append("ZHTPS" if command.dialect == "ztpf_http" else "ZMQSC")
+        out.append(COMMAND_WORDS.get(command.dialect, "ZMQSC"))
     out.append(command.verb)
     if command.object:
         if command.name is None:

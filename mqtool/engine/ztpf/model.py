@@ -27,6 +27,7 @@ from mqtool.engine.ztpf.figures import (
     qdepthhi_threshold,
     swb_settings,
 )
+from mqtool.engine.ztpf.trigger import activate, first_trigger
 from mqtool.engine.ztpf.warnings import swb_shortage, warn_qdepthhi
 
 if TYPE_CHECKING:
@@ -74,6 +75,7 @@ class ZtpfSpace:
     swb: SwbSettings
     swb_block: int  # data bytes per SWB (SWBSIZE less the chain header)
     sweep_high: int  # SWBs in use that start the sweeper
+    trigger: str = ""  # TRIGTYPE-FIRST: the program a first message activates (PROCESS, or CUIR); "" for none
 
 
 def schedule_timers(tx: Transaction, system: str, now: float) -> None:
@@ -111,6 +113,7 @@ class ZtpfModel(StorageModel):
             swb=swb,
             swb_block=max(1, swb.swbsize - SWB_HEADER),
             sweep_high=swb.high,
+            trigger=first_trigger(attrs),
         )
 
     def ledger(self, handle: Handle) -> ZtpfLedger:
@@ -215,6 +218,8 @@ class ZtpfLedger(Ledger):
             if depth >= space.hi_depth:
                 self._hi_warned = 1
                 warn_qdepthhi(tx, resolved.system, local, depth, int(resolved.maxdepth), space.qdepthhi, now)
+        if space.trigger and self.handle.depth == 1:
+            activate(tx, resolved.system, local, space.trigger, now)
         swbs = result.units
         if swbs:
             self._system_swbs = in_use = self._system_swbs + swbs
