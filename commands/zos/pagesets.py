@@ -13,7 +13,15 @@ from __future__ import annotations
 from typing import Any
 
 from mqtool.engine.zos import log as zlog
-from mqtool.engine.zos.pages import MESSAGE_OVERHEAD, OBJECT_PAGES, PAGE, DamagedPageSet, pageset_pages, queue_psid
+from mqtool.engine.zos.pages import (
+    MESSAGE_OVERHEAD,
+    OBJECT_PAGES,
+    PAGE,
+    DamagedPageSet,
+    pageset_pages,
+    pageset_used,
+    queue_psid,
+)
 from mqtool.response import NO_CSECT, Response
 from mqtool.state import ObjectRecord, SystemRecord, Transaction
 
@@ -84,7 +92,7 @@ def alter(ctx: Any, req: Any) -> Response:
     if record is None:
         return not_found(req, "PSID", f"{psid:02d}")
     if "PAGES" in req.params:
-        used = sum(usage(tx, system).get(psid, {}).values())
+        used = pageset_used(tx, system.name, psid)
         if int(req.params["PAGES"]) < used:
             return rule(req, "PAGES", req.params["PAGES"], f"PAGE SET {psid:02d} HOLDS {used} PAGES OF MESSAGES")
         # A new allocation: earlier expansions are part of the size given now.
@@ -104,7 +112,7 @@ def delete(ctx: Any, req: Any) -> Response:
         return not_found(req, "PSID", f"{psid:02d}")
     if psid == 0:
         return rule(req, "PSID", "00", "PAGE SET 00 HOLDS THE OBJECT DEFINITIONS")
-    users = [s.name for s in tx.objects(system.name, "STGCLASS") if int(s.attrs.get("PSID", 0)) == psid]
+    users = [s.name for s in tx.objects_where(system.name, "PSID", psid, ("STGCLASS",), default=0)]
     if users:
         return refuse(
             req, "CSQM101I", RC_IN_USE, objtype="PSID", name=f"{psid:02d}", detail=f"STGCLASS({users[0]}) NAMES IT"

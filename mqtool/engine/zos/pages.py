@@ -77,8 +77,10 @@ def pageset_used(tx: Transaction, system: str, psid: int) -> int:
 
 
 def pageset_qkeys(tx: Transaction, system: str, psid: int) -> tuple[int, ...]:
-    classes = {r.name for r in tx.objects(system, "STGCLASS") if int(r.attrs.get("PSID", 0)) == psid}
-    names = [q.name for q in tx.objects(system, "QLOCAL") if str(q.attrs.get("STGCLASS", "DEFAULT")) in classes]
+    """The queue numbers (queue_marks) of the local queues on a page set, found through
+    the store's indexes on PSID and STGCLASS: no other definition is read."""
+    classes = tx.names_where(system, "PSID", psid, ("STGCLASS",), default=0)
+    names = [name for c in classes for name in tx.names_where(system, "STGCLASS", c, ("QLOCAL",), default="DEFAULT")]
     if not names:
         return ()
     rows = tx.conn.execute(
