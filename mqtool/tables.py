@@ -62,6 +62,7 @@ class KeywordSpec:
     negation: str | None = None  # NOREPLACE for REPLACE
     display: bool = True  # shown by DISPLAY / export
     max_items: int | None = None
+    ranges: bool = False  # a list that takes inclusive ranges: CLASS(01:03) is CLASS(1,2,3)
 
     def describe_values(self) -> str:
         """The allowed values, as an error message and the man page say them."""
@@ -210,6 +211,7 @@ def _keyword(name: str, row: dict[str, Any]) -> KeywordSpec:
         negation=row.get("negation"),
         display=_flag(row.get("display"), True),
         max_items=row.get("max_items"),
+        ranges=_flag(row.get("ranges"), False),
     )
 
 
@@ -354,6 +356,24 @@ def check_name(rule: NameRule, name: str, generic_ok: bool) -> str | None:
     return None
 
 
+_RANGE = re.compile(r"^([0-9]{1,3}):([0-9]{1,3})$")
+
+
+def _ranges(items: list[str]) -> list[str] | ValidationError:
+    """The items of a list with each inclusive range `a:b` spelt out (IBM: "(1:5) means
+    (1,2,3,4,5)"; TRACE commands only)."""
+    out: list[str] = []
+    for item in items:
+        if ":" not in item:
+            out.append(item)
+            continue
+        match = _RANGE.match(item)
+        if match is None or int(match.group(1)) > int(match.group(2)):
+            return ValidationError("bad_value", "", item, "a range low:high of numbers")
+        out += [str(number) for number in range(int(match.group(1)), int(match.group(2)) + 1)]
+    return out
+
+
 _CONNAME = re.compile(r"^[A-Za-z0-9.\-:]+(\([0-9]{1,5}\))?$")
 
 
@@ -371,6 +391,12 @@ def convert(spec: KeywordSpec, raw: str | list[str] | None) -> tuple[Any, Valida
         return list(items), None
     if spec.type == "list":
         out: list[str] = []
+        if spec.ranges:
+            spread = _ranges(items)
+            if isinstance(spread, ValidationError):
+                spread.keyword = spec.name
+                return None, spread
+            items = spread
         for item in items:
             value = spec.value_abbrev.get(item.upper(), item.upper())
             if value not in spec.values:

@@ -120,7 +120,21 @@ def syntax(req: Any, msg_id: str, **fields: Any) -> Response:
 
 
 def lex(text: str) -> Command:
-    return mqsc.lex(text)
+    return mqsc.lex(text, is_object=takes_object)
+
+
+def takes_object(verb: str, word: str) -> bool:
+    """Whether `word` names an object type that `verb` takes (mqtool's, or one of IBM's
+    that mqtool answers as not available): on z/OS the object need not be the second
+    word of a command."""
+    from .unavailable import objects_of
+
+    tbl = table()
+    spec = tbl.verb(verb)
+    obj = tbl.object(word)
+    if spec is not None and obj is not None and obj.name in spec.objects:
+        return True
+    return word.upper() in objects_of(verb, tbl)
 
 
 def lex_error(error: LexError, text: str) -> Response:

@@ -30,6 +30,17 @@ def _verb(word: str, tbl: Table) -> str | None:
     return upper if upper in commands else None
 
 
+def objects_of(word: str, tbl: Table) -> set[str]:
+    """The object words (with IBM's synonyms) that IBM's verb `word` takes and mqtool
+    does not build."""
+    verb = _verb(word, tbl)
+    commands, synonyms = _section(tbl)
+    if verb is None:
+        return set()
+    objects = set(commands.get(verb) or [])
+    return objects | {short for short, full in synonyms.items() if full in objects}
+
+
 def recognised(word: str) -> bool:
     """Whether a line's first word is an IBM MQ for z/OS verb mqtool only recognises."""
     tbl = table()
