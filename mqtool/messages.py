@@ -554,6 +554,12 @@ CATALOGUE: dict[str, Entry] = {
         "CHL-{name} RETRYING IN {seconds} SECONDS - RECEIVER {name} ON {qmgr} ENDED",
         "Console: the running sender's receiver is no longer bound to it (the partner's channel initiator stopped).",
     ),
+    # trust-zos: a CONNAME is read when the channel starts (conname.py), not at DEFINE
+    "MQSC0325W": Entry(
+        "CHL-{name} RETRYING IN {seconds} SECONDS - CONNAME {conname} NOT VALID",
+        "Console: the sender's CONNAME is no host(port), IPv4 or IPv6 address or list of them (a template "
+        "such as <host>(1414) not yet filled in); ALTER it and the next retry reads it.",
+    ),
     # ... and the answers to channel commands
     "MQSC0330I": Entry(
         "START CHL-{name} ACCEPTED", "START CHL: a sender binds to its partner at the next tick of the engine."
@@ -874,6 +880,13 @@ CATALOGUE: dict[str, Entry] = {
     "CSQX022I": Entry(
         "Channel initiator initialization complete",
         "Console: the channel initiator runs; the senders it ended with STOP CHINIT start again. Wording inferred.",
+    ),
+    # trust-zos: a CONNAME is read when the channel starts (conname.py), not at DEFINE
+    "CSQX205E": Entry(
+        "Unable to resolve network address, channel {name}, connection {conname}, TRPTYPE=TCP",
+        "Console: the sender's CONNAME is no host(port), IPv4 or IPv6 address or list of them (a template such "
+        "as <host>(1414) not yet filled in); the channel retries. IBM's message for a connection name that does "
+        "not resolve; its return code insert is left out (mqtool resolves no names). Wording inferred.",
     ),
     "CSQX500I": Entry("Channel {name} started", "Console: a channel started (a sender bound to its receiver)."),
     "CSQX501I": Entry(
