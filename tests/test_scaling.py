@@ -169,3 +169,18 @@ def test_objects_where_finds_values_defaults_and_numbers(store: Store) -> None:
         assert "B" in above and "C" in above and "A" not in above
         with pytest.raises(ValueError, match="DESCR has no index"):
             tx.objects_where("CSQ1", "DESCR", "x")
+
+
+def test_a_page_set_with_more_queues_than_one_statement_takes(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The queues of a page set are looked up in groups (SQLite takes at most 32,766
+    parameters in a statement); here groups of 2 stand for groups of 10,000."""
+    from mqtool.engine.zos import pages
+
+    session = Session(store, Clock.from_setting("2021-03-09T15:41:22Z"))
+    for number in range(5):
+        assert session.execute(f"-CSQ1 DEFINE QLOCAL(ON.ONE.{number})").status == "ok"
+    with store.transaction(write=False) as tx:
+        whole = pages.pageset_qkeys(tx, "CSQ1", 1)  # STGCLASS DEFAULT is on page set 1
+        monkeypatch.setattr(pages, "NAMES_PER_QUERY", 2)
+        assert pages.pageset_qkeys(tx, "CSQ1", 1) == whole
+        assert len(whole) >= 5

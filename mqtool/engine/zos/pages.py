@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 PAGE = 4096
 MESSAGE_OVERHEAD = 500  # bytes of page-set control information per message
 OBJECT_PAGES = 1  # pages of page set 0 one object definition takes
+NAMES_PER_QUERY = 10000  # queue names looked up per statement (pageset_qkeys)
 
 
 def pages_for(length: int) -> int:
@@ -81,10 +82,14 @@ def pageset_qkeys(tx: Transaction, system: str, psid: int) -> tuple[int, ...]:
     the store's indexes on PSID and STGCLASS: no other definition is read."""
     classes = tx.names_where(system, "PSID", psid, ("STGCLASS",), default=0)
     names = [name for c in classes for name in tx.names_where(system, "STGCLASS", c, ("QLOCAL",), default="DEFAULT")]
-    if not names:
-        return ()
-    rows = tx.conn.execute(
-        f"SELECT qkey FROM queue_marks WHERE system = ? AND queue IN ({','.join('?' * len(names))})",
-        (system, *names),
-    )
-    return tuple(sorted(int(row[0]) for row in rows))
+    keys: list[int] = []
+    # In groups: SQLite takes at most 32,766 parameters in one statement, and a page set
+    # may hold more queues than that.
+    for start in range(0, len(names), NAMES_PER_QUERY):
+        group = names[start : start + NAMES_PER_QUERY]
+        rows = tx.conn.execute(
+            f"SELECT qkey FROM queue_marks WHERE system = ? AND queue IN ({','.join('?' * len(group))})",
+            (system, *group),
+        )
+        keys += (int(row[0]) for row in rows)
+    return tuple(sorted(keys))
