@@ -34,9 +34,19 @@ WAL_AUTOCHECKPOINT = 128
 CACHE_KIB = 32 * 1024
 DISK_FULL_BELOW = 64 * 1024  # free bytes under which an I/O error is put down to a full disk
 WATCHED = ("systems", "timers")  # tables whose changes Store.generation() reports
-# Attributes that name other objects, each with an index on its value (migration 0007):
-# Transaction.objects_where reads through them.
-REFERENCE_ATTRIBUTES = frozenset({"STREAMQ", "TARGET", "TARGQ", "XMITQ", "STGCLASS", "PSID", "MAXMSGL"})
+# Attributes that name other objects, each with a partial index on its value (migration
+# 0007) that holds the object types with that attribute, and the WHERE of that index:
+# Transaction.objects_where repeats it in its query, as SQLite needs to use a partial
+# index, so it finds objects of those types only.
+REFERENCE_ATTRIBUTES: dict[str, str] = {
+    "STREAMQ": "type IN ('QLOCAL', 'QMODEL')",
+    "TARGET": "type = 'QALIAS'",
+    "TARGQ": "type = 'QA'",
+    "XMITQ": "type IN ('QR', 'CHL', 'QREMOTE', 'CHANNEL')",
+    "STGCLASS": "type IN ('QLOCAL', 'QMODEL')",
+    "PSID": "type = 'STGCLASS'",
+    "MAXMSGL": "type = 'QL'",
+}
 
 
 class StoreError(Exception):
@@ -296,28 +306,23 @@ def _records(system: str, rows: Iterable[Any]) -> list[ObjectRecord]:
 
 
 def _where(
-    system: str,
-    keyword: str,
-    value: str | int,
-    types: tuple[str, ...] | None,
-    default: str | int | None,
-    above: bool,
-    columns: str,
+    system: str, keyword: str, value: str | int, types: tuple[str, ...] | None, above: bool, columns: str
 ) -> tuple[str, list[Any]]:
-    """The query of Transaction.objects_where: through the index of `keyword`."""
-    if keyword not in REFERENCE_ATTRIBUTES:
+    """The query of Transaction.objects_where: through the partial index of `keyword`."""
+    partial = REFERENCE_ATTRIBUTES.get(keyword)
+    if partial is None:
         raise ValueError(f"{keyword} has no index (state/migrations/0007_reference_indexes.sql)")
     column = f"json_extract(attrs, '$.{keyword}')"  # exactly as the index writes it
     # INDEXED BY: without statistics SQLite would rather read every object of a type.
-    index = f"objects_by_{keyword.lower()}"
-    select = f"SELECT {columns}, type AS t, name AS n FROM objects INDEXED BY {index} WHERE system = ? AND "
-    kinds = "" if types is None else f" AND type IN ({','.join('?' * len(types))})"
-    sql = select + (f"{column} > ?" if above else f"{column} = ?") + kinds
-    args: list[Any] = [system, value, *(types or ())]
-    if default is not None and not above and default == value:
-        sql += f" UNION ALL {select}{column} IS NULL{kinds}"
-        args += [system, *(types or ())]
-    return sql + " ORDER BY t, n", args
+    sql = (
+        f"SELECT {columns} FROM objects INDEXED BY objects_by_{keyword.lower()} "
+        f"WHERE system = ? AND {column} {'>' if above else '='} ? AND {partial}"
+    )
+    args: list[Any] = [system, value]
+    if types is not None:
+        sql += f" AND type IN ({','.join('?' * len(types))})"
+        args += types
+    return sql + " ORDER BY type, name", args
 
 
 def _create(path: Path) -> bool:
@@ -487,27 +492,22 @@ class Transaction:
         keyword: str,
         value: str | int,
         types: tuple[str, ...] | None = None,
-        default: str | int | None = None,
         above: bool = False,
     ) -> list[ObjectRecord]:
         """Objects of a system (of `types`, when given) whose attribute `keyword` is
         `value` (with `above`: a number greater than `value`), in type and name order.
         Only the REFERENCE_ATTRIBUTES, each read through its index, so the cost does not
-        grow with the number of objects. `default`: the value of a record that lacks
-        the attribute (a keyword absent from a stored record takes its table default)."""
-        sql, args = _where(system, keyword, value, types, default, above, "type, name, attrs, status, created, altered")
+        grow with the number of objects; only the object types of the attribute's index
+        are found. Every DEFINE stores its attributes with their defaults, so a record
+        without the attribute (edited by hand) is not found."""
+        sql, args = _where(system, keyword, value, types, above, "type, name, attrs, status, created, altered")
         return _records(system, self.conn.execute(sql, args))
 
     def names_where(
-        self,
-        system: str,
-        keyword: str,
-        value: str | int,
-        types: tuple[str, ...] | None = None,
-        default: str | int | None = None,
+        self, system: str, keyword: str, value: str | int, types: tuple[str, ...] | None = None
     ) -> list[str]:
         """The names of the objects `objects_where` finds, without reading their records."""
-        sql, args = _where(system, keyword, value, types, default, False, "name")
+        sql, args = _where(system, keyword, value, types, False, "name")
         return [str(row[0]) for row in self.conn.execute(sql, args)]
 
     def find_object(self, system: str, types: tuple[str, ...], name: str) -> ObjectRecord | None:

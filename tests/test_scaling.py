@@ -126,7 +126,7 @@ def test_one_command_costs_the_same_beside_many_queues(
 def _plan(store: Store, keyword: str) -> str:
     from mqtool.state.store import _where
 
-    sql, args = _where("CSQ1", keyword, "X", ("QLOCAL",), None, False, "name")
+    sql, args = _where("CSQ1", keyword, "X", ("QLOCAL",), False, "name")
     return " ".join(str(row[3]) for row in store.conn.execute("EXPLAIN QUERY PLAN " + sql, args))
 
 
@@ -139,6 +139,18 @@ def test_objects_where_reads_through_the_index_of_the_attribute(tmp_path: Path, 
         store.close()
 
 
+def test_the_partial_indexes_hold_what_objects_where_asks_for(tmp_path: Path) -> None:
+    """Each index's WHERE in the migration is the condition objects_where repeats."""
+    store = Store.open(tmp_path)
+    try:
+        found = dict(store.conn.execute("SELECT name, sql FROM sqlite_master WHERE name LIKE 'objects_by_%'"))
+    finally:
+        store.close()
+    assert set(found) == {f"objects_by_{keyword.lower()}" for keyword in REFERENCE_ATTRIBUTES}
+    for keyword, condition in REFERENCE_ATTRIBUTES.items():
+        assert " ".join(found[f"objects_by_{keyword.lower()}"].split()).endswith(f"WHERE {condition}"), keyword
+
+
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[Store]:
     store = Store.open(tmp_path)
@@ -147,26 +159,25 @@ def store(tmp_path: Path) -> Iterator[Store]:
     store.close()
 
 
-def test_objects_where_finds_values_defaults_and_numbers(store: Store) -> None:
+def test_objects_where_finds_values_and_numbers(store: Store) -> None:
     with store.transaction() as tx:
-        tx.put_object(ObjectRecord("CSQ1", "QLOCAL", "A", {"STGCLASS": "DEFAULT", "MAXMSGL": 100}))
-        tx.put_object(ObjectRecord("CSQ1", "QLOCAL", "B", {"STGCLASS": "OTHER", "MAXMSGL": 300}))
-        tx.put_object(ObjectRecord("CSQ1", "QLOCAL", "C", {"MAXMSGL": 200}))  # no STGCLASS: its default
+        tx.put_object(ObjectRecord("CSQ1", "QLOCAL", "A", {"STGCLASS": "DEFAULT", "STREAMQ": ""}))
+        tx.put_object(ObjectRecord("CSQ1", "QLOCAL", "B", {"STGCLASS": "OTHER", "STREAMQ": "A"}))
         tx.put_object(ObjectRecord("CSQ1", "QMODEL", "M", {"STGCLASS": "OTHER"}))
         tx.put_object(ObjectRecord("TPF1", "QL", "B", {"STGCLASS": "OTHER"}))  # another system
+        for name, maxmsgl in (("LOW", 100), ("HIGH", 300), ("MID", 200)):
+            tx.put_object(ObjectRecord("TPF1", "QL", name, {"MAXMSGL": maxmsgl}))
     with store.transaction(write=False) as tx:
-        mine = [r.name for r in tx.objects_where("CSQ1", "STGCLASS", "DEFAULT", ("QLOCAL",), default="DEFAULT")]
-        assert "A" in mine and "C" in mine and "B" not in mine
-        assert [r.name for r in tx.objects_where("CSQ1", "STGCLASS", "DEFAULT", ("QLOCAL",))] == [
-            n for n in mine if n != "C"
-        ]
+        assert "A" in [r.name for r in tx.objects_where("CSQ1", "STGCLASS", "DEFAULT", ("QLOCAL",))]
         assert [(r.type, r.name) for r in tx.objects_where("CSQ1", "STGCLASS", "OTHER")] == [
             ("QLOCAL", "B"),
             ("QMODEL", "M"),
         ]
         assert tx.names_where("CSQ1", "STGCLASS", "OTHER", ("QMODEL",)) == ["M"]
-        above = [r.name for r in tx.objects_where("CSQ1", "MAXMSGL", 150, ("QLOCAL",), above=True)]
-        assert "B" in above and "C" in above and "A" not in above
+        assert tx.names_where("CSQ1", "STREAMQ", "A") == ["B"]
+        assert tx.names_where("TPF1", "STGCLASS", "OTHER") == []  # the index holds z/OS queues only
+        above = [r.name for r in tx.objects_where("TPF1", "MAXMSGL", 150, ("QL",), above=True)]
+        assert "HIGH" in above and "MID" in above and "LOW" not in above
         with pytest.raises(ValueError, match="DESCR has no index"):
             tx.objects_where("CSQ1", "DESCR", "x")
 

@@ -112,7 +112,7 @@ def delete(ctx: Any, req: Any) -> Response:
         return not_found(req, "PSID", f"{psid:02d}")
     if psid == 0:
         return rule(req, "PSID", "00", "PAGE SET 00 HOLDS THE OBJECT DEFINITIONS")
-    users = [s.name for s in tx.objects_where(system.name, "PSID", psid, ("STGCLASS",), default=0)]
+    users = [s.name for s in tx.objects_where(system.name, "PSID", psid, ("STGCLASS",))]
     if users:
         return refuse(
             req, "CSQM101I", RC_IN_USE, objtype="PSID", name=f"{psid:02d}", detail=f"STGCLASS({users[0]}) NAMES IT"

@@ -53,7 +53,7 @@ def check(
     if obj == "CHANNEL":
         return _channel(ctx, req, name, attrs)
     if obj == "STGCLASS" and before is not None and attrs.get("PSID") != before.attrs.get("PSID"):
-        for queue in ctx.tx.names_where(ctx.system.name, "STGCLASS", name, ("QLOCAL",), default="DEFAULT"):
+        for queue in ctx.tx.names_where(ctx.system.name, "STGCLASS", name, ("QLOCAL",)):
             depth = queue_depth(ctx.tx, ctx.system, queue)
             if depth:
                 reason = f"QUEUE {queue} OF THIS STORAGE CLASS HOLDS {depth} MESSAGES"
@@ -63,7 +63,7 @@ def check(
 
 def class_users(ctx: Any, stgclass: str) -> list[ObjectRecord]:
     """The local and model queues that name a storage class."""
-    return ctx.tx.objects_where(ctx.system.name, "STGCLASS", stgclass, STREAMING_TYPES, default="DEFAULT")
+    return ctx.tx.objects_where(ctx.system.name, "STGCLASS", stgclass, STREAMING_TYPES)
 
 
 def _storage_class(

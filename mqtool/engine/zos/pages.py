@@ -80,8 +80,8 @@ def pageset_used(tx: Transaction, system: str, psid: int) -> int:
 def pageset_qkeys(tx: Transaction, system: str, psid: int) -> tuple[int, ...]:
     """The queue numbers (queue_marks) of the local queues on a page set, found through
     the store's indexes on PSID and STGCLASS: no other definition is read."""
-    classes = tx.names_where(system, "PSID", psid, ("STGCLASS",), default=0)
-    names = [name for c in classes for name in tx.names_where(system, "STGCLASS", c, ("QLOCAL",), default="DEFAULT")]
+    classes = tx.names_where(system, "PSID", psid, ("STGCLASS",))
+    names = [name for c in classes for name in tx.names_where(system, "STGCLASS", c, ("QLOCAL",))]
     keys: list[int] = []
     # In groups: SQLite takes at most 32,766 parameters in one statement, and a page set
     # may hold more queues than that.
