@@ -10,7 +10,17 @@ Trials alternate between the two so that a busy disk hits both alike.
 Target: >= 3,000 commands/s (median over the trials). Exit status 1 when missed or
 when the run lost a definition.
 
-Run:  python benchmarks/bench_define.py [--commands 10000] [--trials 3] [--profile]
+Scaling (issue 16, item 5; `--only scaling`): the cost of one more DEFINE of a local
+queue beside 100, 1,000 and 10,000 queues, on z/TPF (`ZMQSC DEFINE QL-...`) and on z/OS
+(`DEFINE QLOCAL(...)`, whose streaming rules once read every queue of the system). Each
+store is filled with copies of a queue's definition in one transaction, then a session
+runs `--defines` DEFINEs in process, each its own committed transaction; CPU time per
+DEFINE (process time: the disk's fsync wait excluded) and wall time, median of the
+rounds. Baseline: the same platform's cost beside 100 queues, in the same round.
+Target: beside 10,000 queues a DEFINE costs <= 1.5x what it costs beside 100.
+
+Run:  python benchmarks/bench_define.py [--only rate,scaling] [--commands 10000] [--trials 3] [--profile]
+                                        [--defines 300] [--rounds 3]
 """
 
 from __future__ import annotations
@@ -18,6 +28,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import shutil
 import sqlite3
 import statistics
 import subprocess
@@ -29,6 +40,12 @@ from pathlib import Path
 from userenv import init_store, user_env
 
 TARGET = 3000.0
+SCALING_TARGET = 1.5  # a DEFINE beside 10,000 queues against one beside 100
+SIZES = (100, 1000, 10000)
+PLATFORMS = {  # platform -> (the DEFINE of queue {name}, the queue type in the store, its system)
+    "z/TPF": ("ZMQSC DEFINE QL-{name}", "QL", "TPF1"),
+    "z/OS": ("-CSQ1 DEFINE QLOCAL({name})", "QLOCAL", "CSQ1"),
+}
 
 
 def mqtool_trial(folder: Path, script: Path, commands: int, profile: bool) -> tuple[float, float]:
@@ -80,12 +97,103 @@ def sqlite_trial(folder: Path, commands: int) -> float:
     return seconds
 
 
+def scaling_trial(folder: Path, platform: str, queues: int, defines: int) -> tuple[float, float]:
+    """CPU seconds and wall seconds per DEFINE beside `queues` queues of one platform."""
+    from mqtool.clock import Clock
+    from mqtool.complex import ensure_complex
+    from mqtool.session import Session
+    from mqtool.state import ObjectRecord, Store
+
+    line, type_, system = PLATFORMS[platform]
+    store = Store.open(folder)
+    try:
+        clock = Clock()
+        ensure_complex(store, clock.timestamp())
+        session = Session(store, clock)
+        outcome = session.execute(line.format(name="MODEL.QUEUE"))
+        assert outcome.status == "ok", outcome.lines
+        with store.transaction() as tx:
+            model = tx.get_object(system, type_, "MODEL.QUEUE")
+            assert model is not None
+            for number in range(queues):
+                tx.put_object(ObjectRecord(system, type_, f"FILL.Q{number:05d}", model.attrs, {}, 0.0, 0.0))
+        session.execute(line.format(name="WARM.UP"))
+        cpu, wall = time.process_time(), time.perf_counter()
+        for number in range(defines):
+            outcome = session.execute(line.format(name=f"BENCH.Q{number:05d}"))
+            assert outcome.status == "ok", outcome.lines
+        return (time.process_time() - cpu) / defines, (time.perf_counter() - wall) / defines
+    finally:
+        store.close()
+
+
+def scaling(root: Path, defines: int, rounds: int) -> bool:
+    """Per-DEFINE cost beside 100, 1,000 and 10,000 queues on both platforms."""
+    cpu: dict[tuple[str, int], list[float]] = {}
+    wall: dict[tuple[str, int], list[float]] = {}
+    ratios: dict[str, list[float]] = {platform: [] for platform in PLATFORMS}
+    for number in range(rounds):
+        for platform in PLATFORMS:
+            for queues in SIZES:
+                folder = root / f"scaling{number}-{platform.replace('/', '')}-{queues}"
+                seconds, elapsed = scaling_trial(folder, platform, queues, defines)
+                cpu.setdefault((platform, queues), []).append(seconds)
+                wall.setdefault((platform, queues), []).append(elapsed)
+                shutil.rmtree(folder)
+            ratios[platform].append(cpu[(platform, SIZES[-1])][-1] / cpu[(platform, SIZES[0])][-1])
+        print(
+            f"round {number + 1}: "
+            + "  ".join(f"{p} {q}: {cpu[(p, q)][-1] * 1e6:5.0f} us" for p in PLATFORMS for q in SIZES),
+            flush=True,
+        )
+    print(f"scaling:  {defines} DEFINEs after a store of N queues, each its own transaction; medians of {rounds}")
+    print(f"{'platform':8} {'queues':>7} {'CPU per DEFINE':>15} {'wall per DEFINE':>16}")
+    ok = True
+    for platform in PLATFORMS:
+        for queues in SIZES:
+            figures = cpu[(platform, queues)]
+            print(
+                f"{platform:8} {queues:>7} {statistics.median(figures) * 1e6:12.0f} us"
+                f" {statistics.median(wall[(platform, queues)]) * 1e6:13.0f} us"
+            )
+            print(
+                f"RESULT define {platform} beside {queues} queues: {statistics.median(figures) * 1e6:.0f} us CPU"
+                " per DEFINE"
+            )
+        ratio = statistics.median(ratios[platform])
+        verdict = "ok" if ratio <= SCALING_TARGET else "MISSED"
+        ok = ok and ratio <= SCALING_TARGET
+        print(
+            f"RESULT define {platform} beside {SIZES[-1]} queues / beside {SIZES[0]}: {ratio:.2f}x"
+            f" (target <= {SCALING_TARGET}) {verdict}"
+        )
+    return ok
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", default="rate,scaling", help="rate, scaling or both (comma-separated)")
     parser.add_argument("--commands", type=int, default=10000)
     parser.add_argument("--trials", type=int, default=3)
+    parser.add_argument("--defines", type=int, default=300, help="scaling: DEFINEs timed per store")
+    parser.add_argument("--rounds", type=int, default=3, help="scaling: rounds")
     parser.add_argument("--profile", action="store_true", help="cProfile one extra mqtool run; print the top 25")
     options = parser.parse_args()
+    parts = {part.strip() for part in options.only.split(",") if part.strip()}
+    unknown = parts - {"rate", "scaling"}
+    if unknown:
+        parser.error(f"--only: unknown {', '.join(sorted(unknown))} (rate, scaling)")
+    ok = True
+    if "scaling" in parts:
+        with tempfile.TemporaryDirectory(prefix="mqtool-bench-", dir=os.environ.get("MQTOOL_BENCH_DIR")) as tmp:
+            ok = scaling(Path(tmp), options.defines, options.rounds)
+    if "rate" in parts:
+        ok = rate_trials(options) and ok
+    return 0 if ok else 1
+
+
+def rate_trials(options: argparse.Namespace) -> bool:
+    """The rate of 10,000 DEFINEs in one `mqtool run` against plain sqlite3."""
     n = options.commands
 
     mqtool_rates, baseline_rates, cpu_per_command = [], [], []
@@ -121,7 +229,7 @@ def main() -> int:
     print(f"RESULT define {rate:.0f} commands/s (target >= {TARGET:.0f}) {'ok' if rate >= TARGET else 'MISSED'}")
     print(f"RESULT define ratio to plain sqlite3 {rate / baseline:.2f}")
     print(f"RESULT define CPU {statistics.median(cpu_per_command) * 1e6:.0f} us per command (user + system)")
-    return 0 if rate >= TARGET else 1
+    return rate >= TARGET
 
 
 if __name__ == "__main__":

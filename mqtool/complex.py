@@ -199,7 +199,6 @@ SYSTEM_NAME = {
 # and parentheses).
 CPF_FIRST = "¢<+|&!$¬-/%_?:#@="
 _CPF = re.compile(r"^[A-Z0-9@#$]{0,7}$")
-_LISTENER = re.compile(r"^([A-Za-z0-9.\-:]+)\(([0-9]{1,5})\)$")
 
 
 def check_system_name(platform: str, name: str) -> str:
@@ -240,9 +239,16 @@ def check_setting(platform: str, key: str, raw: str) -> Any:
     if setting.kind == "listener":
         if text == "":
             return ""
-        match = _LISTENER.match(text)
-        if not match or not 1 <= int(match.group(2)) <= 65535 or len(text) > 256:
-            raise SettingError(f"{raw!r} is not host(port) with a port 1-65535, e.g. 127.0.0.1(1414)")
+        from mqtool.engine.channels.conname import ConnameError, parse_one
+
+        try:
+            parse_one(text)  # the reader of CONNAME: a sender's CONNAME finds this listener
+            if not text.endswith(")"):
+                raise ConnameError("a listener names its port")
+        except ConnameError:
+            raise SettingError(f"{raw!r} is not host(port) with a port 1-65535, e.g. 127.0.0.1(1414)") from None
+        if len(text) > 256:
+            raise SettingError(f"{raw!r} is longer than 256 characters")
         return text
     if setting.kind == "cpf":
         upper = text.upper()

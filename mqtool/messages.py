@@ -606,6 +606,12 @@ CATALOGUE: dict[str, Entry] = {
         "Console: a TLS channel stopped: a cipher that does not match, a certificate not trusted or expired, "
         "none where one is required, an SSLPEER that does not match; the reason says which.",
     ),
+    # trust-zos: a CONNAME is read when the channel starts (conname.py), not at DEFINE
+    "MQSC0325W": Entry(
+        "CHL-{name} RETRYING IN {seconds} SECONDS - CONNAME {conname} NOT VALID",
+        "Console: the sender's CONNAME is no host(port), IPv4 or IPv6 address or list of them (a template "
+        "such as <host>(1414) not yet filled in); ALTER it and the next retry reads it.",
+    ),
     # ... and the answers to channel commands
     "MQSC0330I": Entry(
         "START CHL-{name} ACCEPTED", "START CHL: a sender binds to its partner at the next tick of the engine."
@@ -1062,7 +1068,11 @@ CATALOGUE: dict[str, Entry] = {
         "One object of a DISPLAY: one KEYWORD(value) line per attribute, then END ... DETAILS.",
     ),
     "CSQM293I": Entry("{count} {objtype} FOUND MATCHING REQUEST CRITERIA", "How many objects a DISPLAY shows."),
-    "CSQM297I": Entry("NO {objtype} FOUND MATCHING REQUEST CRITERIA", "A DISPLAY found nothing to show."),
+    "CSQM297I": Entry(
+        "NO {objtype} FOUND MATCHING REQUEST CRITERIA",
+        "A DISPLAY (generic or specific name) found nothing to show: a normal completion; in JSON an empty "
+        "commandResponse with the codes 0 and 0.",
+    ),
     # channels: the command answers (CSQM13xI) and the channel initiator's console
     # messages (CSQX...); texts IBM's where its catalogue gives them, else inferred
     # (mqtool-zos(7), CHANNELS, says which).
@@ -1084,6 +1094,13 @@ CATALOGUE: dict[str, Entry] = {
     "CSQX022I": Entry(
         "Channel initiator initialization complete",
         "Console: the channel initiator runs; the senders it ended with STOP CHINIT start again. Wording inferred.",
+    ),
+    # trust-zos: a CONNAME is read when the channel starts (conname.py), not at DEFINE
+    "CSQX205E": Entry(
+        "Unable to resolve network address, channel {name}, connection {conname}, TRPTYPE=TCP",
+        "Console: the sender's CONNAME is no host(port), IPv4 or IPv6 address or list of them (a template such "
+        "as <host>(1414) not yet filled in); the channel retries. IBM's message for a connection name that does "
+        "not resolve; its return code insert is left out (mqtool resolves no names). Wording inferred.",
     ),
     "CSQX500I": Entry("Channel {name} started", "Console: a channel started (a sender bound to its receiver)."),
     "CSQX501I": Entry(

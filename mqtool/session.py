@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -20,6 +21,7 @@ from mqtool.state import Store, SystemRecord, Transaction
 from mqtool.validate import Request, validate
 
 LEAVE_WORDS = ("END", "EXIT", "QUIT")
+_MQSC_VERB_END = re.compile(r"[\s,(=']")
 ZTPF_HTTP_WORDS = ("ZHTPS", "ZHTTPS")
 # The line after an unknown verb, object or keyword that names the closest one the
 # table knows, in each dialect's manner (upper case on the z/TPF consoles).
@@ -149,7 +151,9 @@ class Session:
         cpf_system, rest = _match_cpf(line, systems)
         if cpf_system is not None and not (self.pinned and cpf_system is not current):
             return self._dialect("zos", rest, cpf_system, systems, check_only, cpf=True)
-        if tables.load("zos").verb(upper) is not None or _module("mqtool.commands.zos").recognised(upper):
+        # An MQSC verb ends at a blank, a comma (IBM: commas separate like blanks) or a value.
+        verb = _MQSC_VERB_END.split(line.lstrip(", \t").upper(), maxsplit=1)[0]
+        if tables.load("zos").verb(verb) is not None or _module("mqtool.commands.zos").recognised(verb):
             # None of the rules settles it: the current system makes the refusal (MQT0011E).
             target = current if self.pinned else (self.current_zos(systems) or current)
             return self._dialect("zos", line, target, systems, check_only)

@@ -67,6 +67,7 @@ class KeywordSpec:
     negation: str | None = None  # NOREPLACE for REPLACE
     display: bool = True  # shown by DISPLAY / export
     max_items: int | None = None
+    ranges: bool = False  # a list that takes inclusive ranges: CLASS(01:03) is CLASS(1,2,3)
 
     def describe_values(self) -> str:
         """The allowed values, as an error message and the man page say them."""
@@ -234,6 +235,7 @@ def _keyword(name: str, row: dict[str, Any]) -> KeywordSpec:
         negation=row.get("negation"),
         display=_flag(row.get("display"), True),
         max_items=row.get("max_items"),
+        ranges=_flag(row.get("ranges"), False),
     )
 
 
@@ -379,7 +381,22 @@ def check_name(rule: NameRule, name: str, generic_ok: bool) -> str | None:
     return None
 
 
-_CONNAME = re.compile(r"^[A-Za-z0-9.\-:]+(\([0-9]{1,5}\))?$")
+_RANGE = re.compile(r"^([0-9]{1,3}):([0-9]{1,3})$")
+
+
+def _ranges(items: list[str]) -> list[str] | ValidationError:
+    """The items of a list with each inclusive range `a:b` spelt out (IBM: "(1:5) means
+    (1,2,3,4,5)"; TRACE commands only)."""
+    out: list[str] = []
+    for item in items:
+        if ":" not in item:
+            out.append(item)
+            continue
+        match = _RANGE.match(item)
+        if match is None or int(match.group(1)) > int(match.group(2)):
+            return ValidationError("bad_value", "", item, "a range low:high of numbers")
+        out += [str(number) for number in range(int(match.group(1)), int(match.group(2)) + 1)]
+    return out
 
 
 def convert(spec: KeywordSpec, raw: str | list[str] | None) -> tuple[Any, ValidationError | None]:
@@ -409,6 +426,12 @@ def convert(spec: KeywordSpec, raw: str | list[str] | None) -> tuple[Any, Valida
         return listed, None
     if spec.type == "list":
         out: list[str] = []
+        if spec.ranges:
+            spread = _ranges(items)
+            if isinstance(spread, ValidationError):
+                spread.keyword = spec.name
+                return None, spread
+            items = spread
         for item in items:
             value = spec.value_abbrev.get(item.upper(), item.upper())
             if value not in spec.values:
@@ -448,13 +471,15 @@ def convert(spec: KeywordSpec, raw: str | list[str] | None) -> tuple[Any, Valida
             return None, ValidationError("bad_value", spec.name, text, spec.describe_values(), reason)
         return text, None
     if spec.type == "conname":
+        # Read when the channel starts (mqtool/engine/channels/conname.py), as IBM does:
+        # a definition may hold a template such as '<host>(1414)'. Only the length and
+        # IBM's one DEFINE-time rule (MQRCCF_CONN_NAME_ERROR: no blank at the start).
         if text.strip() == "":
             return "", None  # CONNAME(' '): none
-        match = _CONNAME.match(text)
-        if not match or len(text) > (spec.max or 256):
-            return None, ValidationError("bad_value", spec.name, text, "host(port)")
-        if match.group(1) and not 1 <= int(match.group(1)[1:-1]) <= 65535:
-            return None, ValidationError("bad_value", spec.name, text, "host(port) with a port 1-65535")
+        if len(text) > (spec.max or 256):
+            return None, ValidationError("bad_value", spec.name, text, spec.describe_values())
+        if text[0].isspace():
+            return None, ValidationError("bad_value", spec.name, text, "a connection name that starts with no blank")
         return text, None
     # text
     if spec.max is not None and len(text) > spec.max:

@@ -7,7 +7,7 @@ import os
 import shutil
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
@@ -34,6 +34,19 @@ WAL_AUTOCHECKPOINT = 128
 CACHE_KIB = 32 * 1024
 DISK_FULL_BELOW = 64 * 1024  # free bytes under which an I/O error is put down to a full disk
 WATCHED = ("systems", "timers")  # tables whose changes Store.generation() reports
+# Attributes that name other objects, each with a partial index on its value (migration
+# 0007) that holds the object types with that attribute, and the WHERE of that index:
+# Transaction.objects_where repeats it in its query, as SQLite needs to use a partial
+# index, so it finds objects of those types only.
+REFERENCE_ATTRIBUTES: dict[str, str] = {
+    "STREAMQ": "type IN ('QLOCAL', 'QMODEL')",
+    "TARGET": "type = 'QALIAS'",
+    "TARGQ": "type = 'QA'",
+    "XMITQ": "type IN ('QR', 'CHL', 'QREMOTE', 'CHANNEL')",
+    "STGCLASS": "type IN ('QLOCAL', 'QMODEL')",
+    "PSID": "type = 'STGCLASS'",
+    "MAXMSGL": "type = 'QL'",
+}
 
 
 class StoreError(Exception):
@@ -89,7 +102,7 @@ def _migrations() -> list[tuple[int, str]]:
     return sorted(found)
 
 
-SCHEMA_VERSION = 11  # the highest migration number; checked by a test against migrations/
+SCHEMA_VERSION = 12  # the highest migration number; checked by a test against migrations/
 
 
 def _dumps(value: dict[str, Any]) -> str:
@@ -287,6 +300,31 @@ class Store:
                 raise self.error(exc) or StoreError(f"cannot commit to the state file {self.path}: {exc}") from exc
 
 
+def _records(system: str, rows: Iterable[Any]) -> list[ObjectRecord]:
+    """Object records from rows of (type, name, attrs, status, created, altered, ...)."""
+    return [ObjectRecord(system, r[0], r[1], json.loads(r[2]), json.loads(r[3]), r[4], r[5]) for r in rows]
+
+
+def _where(
+    system: str, keyword: str, value: str | int, types: tuple[str, ...] | None, above: bool, columns: str
+) -> tuple[str, list[Any]]:
+    """The query of Transaction.objects_where: through the partial index of `keyword`."""
+    partial = REFERENCE_ATTRIBUTES.get(keyword)
+    if partial is None:
+        raise ValueError(f"{keyword} has no index (state/migrations/0007_reference_indexes.sql)")
+    column = f"json_extract(attrs, '$.{keyword}')"  # exactly as the index writes it
+    # INDEXED BY: without statistics SQLite would rather read every object of a type.
+    sql = (
+        f"SELECT {columns} FROM objects INDEXED BY objects_by_{keyword.lower()} "
+        f"WHERE system = ? AND {column} {'>' if above else '='} ? AND {partial}"
+    )
+    args: list[Any] = [system, value]
+    if types is not None:
+        sql += f" AND type IN ({','.join('?' * len(types))})"
+        args += types
+    return sql + " ORDER BY type, name", args
+
+
 def _create(path: Path) -> bool:
     """Creates the store file whole: built and migrated under a temporary name in the same
     folder, then linked into place, so that no process ever sees an empty or half-made
@@ -446,10 +484,31 @@ class Transaction:
                 sql += " AND name = ?"
                 args.append(pattern)
         sql += " ORDER BY type, name"
-        return [
-            ObjectRecord(system, r[0], r[1], json.loads(r[2]), json.loads(r[3]), r[4], r[5])
-            for r in self.conn.execute(sql, args)
-        ]
+        return _records(system, self.conn.execute(sql, args))
+
+    def objects_where(
+        self,
+        system: str,
+        keyword: str,
+        value: str | int,
+        types: tuple[str, ...] | None = None,
+        above: bool = False,
+    ) -> list[ObjectRecord]:
+        """Objects of a system (of `types`, when given) whose attribute `keyword` is
+        `value` (with `above`: a number greater than `value`), in type and name order.
+        Only the REFERENCE_ATTRIBUTES, each read through its index, so the cost does not
+        grow with the number of objects; only the object types of the attribute's index
+        are found. Every DEFINE stores its attributes with their defaults, so a record
+        without the attribute (edited by hand) is not found."""
+        sql, args = _where(system, keyword, value, types, above, "type, name, attrs, status, created, altered")
+        return _records(system, self.conn.execute(sql, args))
+
+    def names_where(
+        self, system: str, keyword: str, value: str | int, types: tuple[str, ...] | None = None
+    ) -> list[str]:
+        """The names of the objects `objects_where` finds, without reading their records."""
+        sql, args = _where(system, keyword, value, types, False, "name")
+        return [str(row[0]) for row in self.conn.execute(sql, args)]
 
     def find_object(self, system: str, types: tuple[str, ...], name: str) -> ObjectRecord | None:
         """The first object named `name` among `types` (queue names are unique across types)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -47,11 +48,37 @@ class MQ:
         base = ["--state", str(self.state_dir)]
         if clock:
             base += ["--clock", clock]
-        return self.runner.invoke(main_group, [*base, *args], input=input, catch_exceptions=False)
+        result = self.runner.invoke(main_group, [*base, *args], input=input, catch_exceptions=False)
+        return without_creation_notice(result)
 
     def cmd(self, *commands: str) -> str:
         result = self(["cmd", *commands][0], *commands)
         return result.output
+
+
+# The line mqtool writes on standard error when a command creates a new store in a
+# directory the user named (mqtool.cli.main.new_store_notice; test_cli_newcomer.py
+# checks it). The first command of every test on a fresh state directory prints it.
+CREATION_NOTICE = re.compile(
+    r"mqtool: created a new store [^\n]*mqtool\.db with the default complex \(TPF1, CSQ1\): none was there\n"
+)
+
+
+def drop_creation_notice(text: str) -> str:
+    """`text` (a command's standard error, or its whole output) without the notice of a
+    new store, so that a test compares what the command itself says."""
+    return CREATION_NOTICE.sub("", text, count=1)
+
+
+def drop_creation_notice_bytes(data: bytes) -> bytes:
+    return drop_creation_notice(data.decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape")
+
+
+def without_creation_notice(result: Result) -> Result:
+    """A CliRunner result without the notice of a new store (drop_creation_notice)."""
+    result.stderr_bytes = drop_creation_notice_bytes(result.stderr_bytes)
+    result.output_bytes = drop_creation_notice_bytes(result.output_bytes)
+    return result
 
 
 def system_tool(program: str, package: str) -> str:

@@ -12,6 +12,7 @@ import pytest
 from mqtool import __version__
 from mqtool.cli.runner import Summary
 from mqtool.state.store import DB_NAME
+from tests.conftest import drop_creation_notice
 
 HEADER = "CSMP0097I 10.41.22 CPU-B SS-BSS  SSU-HPN  IS-01"
 UNKNOWN = "MQT0001E Unknown command 'HELLO': not ZMQSC, ZMQID, ZHTPS, a CPF or an MQSC verb"
@@ -41,7 +42,7 @@ def run_main(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, 
     with pytest.raises(SystemExit) as leaving:
         main(argv)
     captured = capsys.readouterr()
-    return int(leaving.value.code or 0), captured.out, captured.err
+    return int(leaving.value.code or 0), captured.out, drop_creation_notice(captured.err)
 
 
 # -- cmd -----------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from mqtool.clock import (
     parse_tod,
     to_tod,
 )
+from tests.conftest import drop_creation_notice
 
 SEED_TOD = 0xD962CAAA5BAAD838
 SEED_INSTANT = datetime(2021, 3, 9, 15, 41, 22, 953901, tzinfo=UTC)
@@ -250,7 +251,7 @@ def run_main(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, 
     with pytest.raises(SystemExit) as leaving:
         main(argv)
     captured = capsys.readouterr()
-    return int(leaving.value.code or 0), captured.out, captured.err
+    return int(leaving.value.code or 0), captured.out, drop_creation_notice(captured.err)
 
 
 @pytest.mark.parametrize("value", ["yesterday", "2021-02-30T00:00:00Z", "1066-10-14T09:00:00Z"])

@@ -81,6 +81,21 @@ def test_get_exit_status_and_reasons(mq: MQ) -> None:
     assert result.exit_code == 1 and "MQRC 2085 (MQRC_UNKNOWN_OBJECT_NAME)" in result.stderr
 
 
+def test_get_count_all_is_what_the_get_directive_takes(mq: MQ) -> None:
+    mq("cmd", "ZMQSC DEFINE QL-Q1")
+    mq("put", "Q1", "--data", "a", "--data", "b", "--data", "c", "-q")
+    assert mq("cmd", ".get Q1 count=all browse=yes").output.count("MQT0110I Browsed Q1") == 3
+    result = mq("get", "Q1", "--browse", "--count", "all")
+    assert (result.exit_code, result.stdout) == (0, "a\nb\nc\n")
+    result = mq("get", "Q1", "--count", "ALL", "-q")
+    assert (result.exit_code, result.stdout) == (0, "a\nb\nc\n")
+    result = mq("get", "Q1", "--count", "all")  # an empty queue: with all, however many
+    assert (result.exit_code, result.stderr) == (0, "MQT0111I Got 0 messages from Q1\n")
+    for bad in ("0", "none", "-1", "9" * 40):
+        refused = mq("get", "Q1", "--count", bad)
+        assert refused.exit_code == 2 and "is neither a whole number 1 or more nor all" in refused.stderr
+
+
 def test_bad_options_are_one_line_tool_errors(mq: MQ, tmp_path: Path) -> None:
     mq("cmd", "ZMQSC DEFINE QL-Q1")
     cases = [

@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from mqtool.cli.main import main_group
 from mqtool.commands.ztpf_mq.export import quote
+from tests.conftest import drop_creation_notice
 
 FROZEN = "2021-03-09T15:41:22Z"
 
@@ -51,7 +52,7 @@ def invoke(state: Path, *args: str, input: str | None = None) -> Any:
 def ok(state: Path, *args: str) -> str:
     result = invoke(state, *args)
     assert result.exit_code == 0, result.output
-    return str(result.output)
+    return str(result.stdout)
 
 
 def objects(state: Path, system: str) -> list[tuple[str, str, dict[str, Any]]]:
@@ -121,6 +122,8 @@ def test_ztpf_commands_text(tmp_path: Path) -> None:
     ok(state, "system", "alter", "TPF1", "--cpu", "z14", "--listener", "127.0.0.1(1415)")
     assert ok(state, "export").splitlines() == [
         "* Written by mqtool 0.1.0 (mqtool export --format commands --system TPF1); replay with mqtool run FILE.",
+        "* Systems: TPF1 (the current system) only. Not in this file: CSQ1; mqtool export --all writes the whole "
+        "complex.",
         "*",
         "* System TPF1: z/TPF, CPU z14.",
         "* Its settings and queue manager, when the system does not exist yet:",
@@ -244,9 +247,20 @@ def test_yaml_to_a_file(source: Path, tmp_path: Path) -> None:
     assert yaml.safe_load(path.read_text(encoding="utf-8"))["systems"].keys() == {"TPF1"}
 
 
-def test_current_system_is_the_default(source: Path) -> None:
-    assert "* System CSQ1: z/OS" in ok(source, "--system", "CSQ1", "export")
-    assert "* System TPF1: z/TPF" in ok(source, "export")
+def test_current_system_is_the_default_and_the_export_says_so(source: Path) -> None:
+    named = invoke(source, "--system", "CSQ1", "export")
+    assert "* System CSQ1: z/OS" in named.stdout and "Not in this file: TPF1" in named.stdout
+    assert named.stderr == ""  # the user chose the system
+    implicit = invoke(source, "export")
+    assert "* System TPF1: z/TPF" in implicit.stdout
+    assert "* Systems: TPF1 (the current system) only. Not in this file: CSQ1;" in implicit.stdout
+    assert implicit.stderr == (
+        "mqtool: exported TPF1 (the current system) only; the complex also has CSQ1 (mqtool export --all "
+        "writes every system)\n"
+    )
+    whole = invoke(source, "export", "--format", "yaml", "--all")
+    assert whole.stderr == "" and "Not in this file" not in whole.stdout
+    assert "# Systems: TPF1 (the current system) only." in invoke(source, "export", "--format", "yaml").stdout
 
 
 def tool(state: Path, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -256,7 +270,7 @@ def tool(state: Path, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[i
     with pytest.raises(SystemExit) as exit_info:
         main(["--state", str(state), "--clock", FROZEN, *args])
     captured = capsys.readouterr()
-    return int(exit_info.value.code or 0), captured.out, captured.err
+    return int(exit_info.value.code or 0), captured.out, drop_creation_notice(captured.err)
 
 
 @pytest.mark.parametrize(

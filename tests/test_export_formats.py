@@ -34,12 +34,14 @@ def configured(mq: MQ) -> MQ:
 def out(mq: MQ, *args: str) -> str:
     result = mq("export", *args)
     assert result.exit_code == 0, result.output
-    return result.output
+    return result.stdout
 
 
 def test_one_line_per_object(configured: MQ) -> None:
     assert out(configured, "--format", "1line").splitlines() == [
         "* Written by mqtool 0.1.0 (mqtool export --format 1line --system TPF1): one object per line.",
+        "* Systems: TPF1 (the current system) only. Not in this file: CSQ1; mqtool export --all writes the whole "
+        "complex.",
         "* System TPF1: z/TPF, CPU z15.",
         # the DEADQ that commands write last (the queue must exist) joins its object's line
         "ZMQSC ALTER QMGR DESCR-'Main' DEADQ-MY.DLQ",

@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from mqtool.cli.main import main_group
+from tests.conftest import drop_creation_notice
 
 GOLDEN = Path(__file__).parent / "golden"
 CASES = sorted(GOLDEN.glob("*.mqsc"))
@@ -58,7 +59,7 @@ def run_golden(script: Path, state: Path, monkeypatch: pytest.MonkeyPatch) -> tu
     if "system" in settings:
         args += ["--system", settings["system"]]
     result = CliRunner().invoke(main_group, [*args, "run", script.name], catch_exceptions=False)
-    return result.output, result.exit_code
+    return drop_creation_notice(result.output), result.exit_code
 
 
 def check_golden(path: Path, text: str, request: pytest.FixtureRequest) -> None:

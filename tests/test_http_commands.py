@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import MQ
+from conftest import MQ, drop_creation_notice
 
 from mqtool.engine.http.records import HTTPSERVER, STARTED, ServerStatus, conf_path
 from mqtool.state import Store
@@ -471,7 +471,7 @@ def test_http_init_errors(mq: MQ, args: list[str], error: str, capsys: pytest.Ca
     with pytest.raises(SystemExit) as exited:
         main(["--state", str(mq.state_dir), "http", "init", *args])
     assert exited.value.code == 2
-    err = capsys.readouterr().err
+    err = drop_creation_notice(capsys.readouterr().err)
     assert err.startswith(error) and err.count("\n") == 1, err
     assert not conf_path(mq.state_dir, "TPF1", "WEB1").exists()
 

@@ -209,6 +209,11 @@ def test_wheel_build_and_install(work: Path) -> None:
             if path.suffix in (".py", ".yaml", ".sql") and "__pycache__" not in path.parts:
                 name = f"{installed}/{path.relative_to(work / 'src' / folder).as_posix()}"
                 assert name in names, f"{name} is missing from the wheel"
+    # The examples the README runs: the tour and the sample payloads of mqtool estimate.
+    for path in (work / "src" / "mqtool" / "examples").rglob("*"):
+        if path.is_file() and "__pycache__" not in path.parts:
+            name = f"mqtool/{path.relative_to(work / 'src' / 'mqtool').as_posix()}"
+            assert name in names, f"{name} is missing from the wheel"
     assert not any(name.startswith(("commands/", "state/", "tests/")) for name in names)
     # Every man page, for PREFIX/share/man/man1 and man7.
     for page in (work / "src" / "man").glob("*.[17]"):

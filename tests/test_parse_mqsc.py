@@ -71,9 +71,12 @@ def test_keyword_glued_after_parentheses() -> None:
     assert command.params == [Param("DESCR", "B")]
 
 
-def test_nested_parentheses_stay_in_the_value() -> None:
+def test_parentheses_in_a_value_are_quoted() -> None:
+    # IBM (CSQ9002E): a closing parenthesis must follow an opening one before any other.
     assert lex("DEF CHL(C) CONNAME('host(1414)')").params == [Param("CONNAME", "host(1414)", True)]
-    assert lex("DEF CHL(C) CONNAME(host(1414))").params == [Param("CONNAME", "HOST(1414)")]
+    with pytest.raises(LexError) as caught:
+        lex("DEF CHL(C) CONNAME(host(1414))")
+    assert (caught.value.kind, caught.value.token) == ("paren", "CONNAME")
 
 
 def test_object_without_name() -> None:

@@ -19,6 +19,7 @@ from mqtool.cli.main import main
 from mqtool.state import Store, StoreError
 from mqtool.state import store as store_module
 from mqtool.state.store import DB_NAME
+from tests.conftest import drop_creation_notice
 
 FROZEN = "2021-03-09T15:41:22Z"
 
@@ -84,7 +85,7 @@ def mqtool(state: Path, capsys: pytest.CaptureFixture[str], *args: str) -> tuple
         main(["--state", str(state), "--clock", FROZEN, *args])
     captured = capsys.readouterr()
     code = leaving.value.code
-    return (code if isinstance(code, int) else 0), captured.out, captured.err
+    return (code if isinstance(code, int) else 0), captured.out, drop_creation_notice(captured.err)
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from mqtool import complex as complex_module
+from tests.conftest import drop_creation_notice
 
 if TYPE_CHECKING:
     from conftest import MQ
@@ -337,7 +338,7 @@ def tool(mq: MQ, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, s
     with pytest.raises(SystemExit) as exit_info:
         main(["--state", str(mq.state_dir), "--clock", "2021-03-09T15:41:22Z", *args])
     captured = capsys.readouterr()
-    return int(exit_info.value.code or 0), captured.out, captured.err
+    return int(exit_info.value.code or 0), captured.out, drop_creation_notice(captured.err)
 
 
 @pytest.mark.parametrize(("args", "message"), ERRORS, ids=[" ".join(e[0]) for e in ERRORS])

@@ -183,7 +183,10 @@ def test_convert_flag_text_name_conname() -> None:
     assert convert(spec(type="name", max=48), "BAD NAME")[1] is not None
     assert convert(spec(type="conname"), "127.0.0.1(1415)") == ("127.0.0.1(1415)", None)
     assert convert(spec(type="conname"), "host.example.com") == ("host.example.com", None)
-    assert convert(spec(type="conname"), "host(99999999)")[1] is not None
+    # a CONNAME is read when the channel starts (engine/channels/conname.py): a template defines
+    assert convert(spec(type="conname"), "<host>(99999999)") == ("<host>(99999999)", None)
+    assert convert(spec(type="conname"), " host")[1] is not None  # a leading blank: MQRCCF_CONN_NAME_ERROR
+    assert convert(spec(type="conname", max=10), "h" * 11)[1] is not None
 
 
 def test_convert_minutes_or_minutes_and_seconds() -> None:

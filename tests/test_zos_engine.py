@@ -244,6 +244,23 @@ def test_capexpry_lowest_along_an_alias_path_and_custom_capexpry(zos: Zos) -> No
     assert sorted(lives) == [5.0, 5.0, 10.0, 300.0]
 
 
+def test_the_first_class_capexpry_takes_priority_over_a_custom_one(zos: Zos) -> None:
+    """Seed 002: "Using custom properties to set CAPEXPRY is still supported but using the
+    first-class attribute takes priority", lower or higher; mqtool-zos(7) says the same."""
+    zos.cmd(
+        "DEFINE QLOCAL(HIGHER) CAPEXPRY(3000) CUSTOM('CAPEXPRY(50)')",
+        "DEFINE QLOCAL(LOWER) CAPEXPRY(20) CUSTOM('CAPEXPRY(50)')",
+    )
+    zos.put("HIGHER", b"a")
+    zos.put("LOWER", b"b")
+    with zos.store.transaction(write=False) as tx:
+        lives = dict(tx.conn.execute("SELECT queue, expiry - put_time FROM messages WHERE system = 'CSQ1'").fetchall())
+    assert lives == {"HIGHER": 300.0, "LOWER": 2.0}
+    page = (Path(__file__).parent.parent / "man" / "mqtool-zos.7").read_text(encoding="utf-8")
+    assert "the first\\-class CAPEXPRY takes priority and the CUSTOM value is not used" in page
+    assert "the lowest cap applies)" not in page
+
+
 def test_gets_skip_and_remove_expired_messages_without_the_expiry_task(zos: Zos) -> None:
     zos.cmd("DEFINE QLOCAL(EXP) CAPEXPRY(100)")
     zos.put("EXP", b"old")

@@ -29,9 +29,9 @@ def put_rows(state_dir: Path, queue: str, lengths: list[int], persistent: bool =
         for index, length in enumerate(lengths):
             tx.conn.execute(
                 "INSERT INTO messages (id, system, queue, priority, msgid, correlid, persistent, put_time, "
-                "original_length, stored_length, payload) VALUES (?, 'CSQ1', ?, 0, ?, ?, ?, ?, ?, ?, ?)",
+                "original_length, stored_length, payload, swbs) VALUES (?, 'CSQ1', ?, 0, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (runs.next_id(tx.conn, "CSQ1", queue, 0), queue, bytes([index]) * 24, b"\0" * 24, int(persistent),
-                 at, length, length, b"x" * length),
+                 at, length, length, b"x" * length, pages_for(length)),
             )  # fmt: skip
     store.close()
 

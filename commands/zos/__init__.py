@@ -120,7 +120,21 @@ def syntax(req: Any, msg_id: str, **fields: Any) -> Response:
 
 
 def lex(text: str) -> Command:
-    return mqsc.lex(text)
+    return mqsc.lex(text, is_object=takes_object)
+
+
+def takes_object(verb: str, word: str) -> bool:
+    """Whether `word` names an object type that `verb` takes (mqtool's, or one of IBM's
+    that mqtool answers as not available): on z/OS the object need not be the second
+    word of a command."""
+    from .unavailable import objects_of
+
+    tbl = table()
+    spec = tbl.verb(verb)
+    obj = tbl.object(word)
+    if spec is not None and obj is not None and obj.name in spec.objects:
+        return True
+    return word.upper() in objects_of(verb, tbl)
 
 
 def lex_error(error: LexError, text: str) -> Response:
@@ -163,9 +177,17 @@ def validation_error(error: ValidationError, command: Command, tbl: Table) -> Re
             what=f"{spec.name}({spec.describe_values()})",
         )
     if error.kind == "bad_value":
+        from .unavailable import not_built, value
+
+        known = value(error, command, tbl)  # a value z/OS takes and mqtool does not build yet
+        if known is not None:
+            return known
         allowed = error.allowed or "a valid value"
         if error.allowed == "no value":
             allowed = "no value"
+        others = not_built(tbl, obj.name, error.keyword) if obj is not None else []
+        if others:
+            allowed += f"; {', '.join(others)} are not available in mqtool"
         return fail("CSQ9030E", keyword=error.keyword, value=error.value, allowed=allowed)
     if error.kind == "bad_name" and obj is not None and obj.name_rule is not None:
         allowed = f"a name of 1-{obj.name_rule.max} characters A-Z a-z 0-9 . / _ %"

@@ -20,6 +20,7 @@ from mqtool.engine.zos.pages import (
     PAGE,
     DamagedPageSet,
     pageset_pages,
+    pageset_used,
     queue_psid,
 )
 from mqtool.response import NO_CSECT, Response
@@ -109,7 +110,7 @@ def alter(ctx: Any, req: Any) -> Response:
     if problem is not None:
         return problem
     if "PAGES" in req.params:
-        used = sum(usage(tx, system).get(psid, {}).values())
+        used = pageset_used(tx, system.name, psid)
         if int(req.params["PAGES"]) < used:
             return rule(req, "PAGES", req.params["PAGES"], f"PAGE SET {psid:02d} HOLDS {used} PAGES OF MESSAGES")
         # A new allocation: earlier expansions are part of the size given now.
@@ -129,7 +130,7 @@ def delete(ctx: Any, req: Any) -> Response:
         return not_found(req, "PSID", f"{psid:02d}")
     if psid == 0:
         return rule(req, "PSID", "00", "PAGE SET 00 HOLDS THE OBJECT DEFINITIONS")
-    users = [s.name for s in tx.objects(system.name, "STGCLASS") if int(s.attrs.get("PSID", 0)) == psid]
+    users = [s.name for s in tx.objects_where(system.name, "PSID", psid, ("STGCLASS",))]
     if users:
         return refuse(
             req, "CSQM101I", RC_IN_USE, objtype="PSID", name=f"{psid:02d}", detail=f"STGCLASS({users[0]}) NAMES IT"

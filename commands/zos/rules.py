@@ -34,7 +34,7 @@ STREAMING_SYSTEM_TARGET = "SYSTEM.DEFAULT.LOCAL.QUEUE"
 STREAMING_TYPES = ("QLOCAL", "QMODEL")  # the queue types that have STREAMQ
 RECEIVING = ("RCVR", "SVRCONN")  # channel types that may accept COMPMSG(ANY)
 
-World = dict[str, tuple[str, dict[str, Any]]]  # queue name -> (type, attributes)
+Queue = tuple[str, dict[str, Any]]  # (type, attributes)
 
 
 def check(
@@ -49,9 +49,7 @@ def check(
     if obj == "QALIAS" and attrs.get("TARGET") == name:
         return rule(req, "TARGET", name, "AN ALIAS QUEUE CANNOT RESOLVE TO ITSELF")
     if obj in QUEUE_TYPES:
-        world = queue_world(ctx)
-        world[name] = (obj, attrs)
-        return streaming(req, world, name)
+        return streaming(req, World(ctx, name, obj, attrs), name)
     if obj == "CHANNEL":
         return _channel(ctx, req, name, attrs) or security.channel(req, attrs)
     if obj in ("TOPIC", "SUB"):
@@ -63,22 +61,17 @@ def check(
     if obj == "QMGR":
         return security.qmgr(ctx, req, attrs)
     if obj == "STGCLASS" and before is not None and attrs.get("PSID") != before.attrs.get("PSID"):
-        for queue in class_users(ctx, name):
-            depth = queue_depth(ctx.tx, ctx.system, queue.name)
+        for queue in ctx.tx.names_where(ctx.system.name, "STGCLASS", name, ("QLOCAL",)):
+            depth = queue_depth(ctx.tx, ctx.system, queue)
             if depth:
-                reason = f"QUEUE {queue.name} OF THIS STORAGE CLASS HOLDS {depth} MESSAGES"
+                reason = f"QUEUE {queue} OF THIS STORAGE CLASS HOLDS {depth} MESSAGES"
                 return rule(req, "PSID", attrs.get("PSID"), reason)
     return None
 
 
 def class_users(ctx: Any, stgclass: str) -> list[ObjectRecord]:
     """The local and model queues that name a storage class."""
-    return [
-        queue
-        for type_ in STREAMING_TYPES
-        for queue in ctx.tx.objects(ctx.system.name, type_)
-        if queue.attrs.get("STGCLASS") == stgclass
-    ]
+    return ctx.tx.objects_where(ctx.system.name, "STGCLASS", stgclass, STREAMING_TYPES)
 
 
 def _storage_class(
@@ -99,13 +92,55 @@ def _storage_class(
 # -- streaming queues ---------------------------------------------------------------------
 
 
-def queue_world(ctx: Any) -> World:
-    """Every queue of the system by name: the ground the streaming rules look at."""
-    return {
-        record.name: (record.type, record.attrs)
-        for type_ in QUEUE_TYPES
-        for record in ctx.tx.objects(ctx.system.name, type_)
-    }
+class World:
+    """The queues the streaming rules look at, as they are about to be: the changed queue
+    with its new attributes, every other queue as stored, read by name when a rule first
+    needs it (never the whole system: one DEFINE costs the same beside 100 queues as
+    beside 100,000)."""
+
+    def __init__(self, ctx: Any, changed: str, obj: str, attrs: dict[str, Any]) -> None:
+        self.tx, self.system = ctx.tx, ctx.system
+        self.changed = changed
+        self._known: dict[str, Queue | None] = {changed: (obj, attrs)}
+
+    def get(self, name: str) -> Queue | None:
+        if name not in self._known:
+            record = find_queue(self.tx, self.system, name)
+            self._known[name] = None if record is None else (record.type, record.attrs)
+        return self._known[name]
+
+    def __contains__(self, name: str) -> bool:
+        return self.get(name) is not None
+
+    def __getitem__(self, name: str) -> Queue:
+        found = self.get(name)
+        if found is None:
+            raise KeyError(name)
+        return found
+
+    def naming(self, keyword: str, types: tuple[str, ...], name: str) -> set[str]:
+        """The queues of `types` whose `keyword` names `name` (through the store's index)."""
+        found = set()
+        for record in self.tx.objects_where(self.system.name, keyword, name, types):
+            if record.name != self.changed:
+                self._known.setdefault(record.name, (record.type, record.attrs))
+                found.add(record.name)
+        own_type, own = self[self.changed]
+        if own_type in types and own.get(keyword) == name:
+            found.add(self.changed)
+        return found
+
+    def relations(self) -> list[str]:
+        """The sources (queues with a STREAMQ) of the relations the changed queue can take
+        part in: itself, and the queues whose STREAMQ names it or an alias that resolves
+        through it; the changed queue first, then by name."""
+        through = [self.changed]  # the changed queue and the aliases that resolve through it
+        for name in through:
+            through += sorted(self.naming("TARGET", ("QALIAS",), name) - set(through))
+        sources = {self.changed}
+        for name in through:
+            sources |= self.naming("STREAMQ", STREAMING_TYPES, name)
+        return sorted(sources, key=lambda name: (name != self.changed, name))
 
 
 def resolve(world: World, name: str) -> tuple[list[str], str]:
@@ -123,7 +158,7 @@ def streaming(req: Any, world: World, changed: str) -> Response | None:
     """Checks every streaming relation (a queue with STREAMQ) that the queue `changed`
     takes part in, as its source, its target or an alias between them."""
     # The changed queue's own relation first: its problem is the one to report.
-    for source in sorted(world, key=lambda name: (name != changed, name)):
+    for source in world.relations():
         source_type, attrs = world[source]
         target = str(attrs.get("STREAMQ") or "")
         if source_type not in STREAMING_TYPES or not target:

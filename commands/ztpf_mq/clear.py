@@ -19,9 +19,9 @@ def handle(ctx: Context, req: Request) -> Response:
     if tx.get_object(system.name, "QL", req.name) is None:
         return failure("MQSC0018E", object="QL", name=req.name)
     # A running sender channel owns the messages of its transmission queue (batch in flight).
-    for channel in tx.objects(system.name, "CHL"):
+    for channel in tx.objects_where(system.name, "XMITQ", req.name, ("CHL",)):
         state = channel.status.get("state", "INACTIVE")
-        if channel.attrs.get("XMITQ") == req.name and state in ACTIVE_STATES:
+        if state in ACTIVE_STATES:
             return failure("MQSC0023E", name=channel.name, state=state)
     runs.clear(tx.conn, system.name, req.name)
     result = response()

@@ -49,11 +49,8 @@ def _check_qmgr(
     if "MAXMSGL" in given:
         # The queue manager's MAXMSGL bounds every local queue's (spec section 2).
         limit = int(attrs["MAXMSGL"])
-        for queue in tx.objects(system.name, "QL"):
-            if int(queue.attrs.get("MAXMSGL", 0)) > limit:
-                return failure(
-                    "MQSC0038E", value=limit, object="QL", name=queue.name, queue_value=queue.attrs["MAXMSGL"]
-                )
+        for queue in tx.objects_where(system.name, "MAXMSGL", limit, ("QL",), above=True)[:1]:
+            return failure("MQSC0038E", value=limit, object="QL", name=queue.name, queue_value=queue.attrs["MAXMSGL"])
     if "DEADQ" in given and tx.get_object(system.name, "QMGR", name) is not None:
         deadq = str(attrs["DEADQ"])
         queue = find_queue(tx, system, deadq)
@@ -185,22 +182,23 @@ def references(tx: Transaction, system: SystemRecord, obj: str, name: str) -> li
     if obj == "QL":
         return [ref for ref, _ in _queue_users(tx, system, name)]
     if obj == "QR":
-        return [f"QA-{alias.name}" for alias in tx.objects(system.name, "QA") if alias.attrs.get("TARGQ") == name]
+        return [f"QA-{alias.name}" for alias in tx.objects_where(system.name, "TARGQ", name, ("QA",))]
     return []
 
 
 def _queue_users(tx: Transaction, system: SystemRecord, name: str) -> list[tuple[str, str]]:
     """(reference, the USAGE it needs) for every definition that names local queue `name`."""
+    found = tx.objects_where(system.name, "TARGQ", name, ("QA",))
+    found += tx.objects_where(system.name, "XMITQ", name, ("QR", "CHL"))
+    manager = qmgr(tx, system)
+    if manager is not None and manager.attrs.get("DEADQ") == name:
+        found.append(manager)
     users: list[tuple[str, str]] = []
-    for record in tx.objects(system.name):
-        if record.type == "QA" and record.attrs.get("TARGQ") == name:
-            users.append((f"QA-{record.name}", ""))
-        elif record.type == "QR" and record.attrs.get("XMITQ") == name:
-            users.append((f"QR-{record.name}", "XMITQ"))
-        elif record.type == "CHL" and record.attrs.get("XMITQ") == name:
-            users.append((f"CHL-{record.name}", "XMITQ"))
-        elif record.type == "QMGR" and record.attrs.get("DEADQ") == name:
+    for record in sorted(found, key=lambda record: (record.type, record.name)):  # as the store lists objects
+        if record.type == "QMGR":
             users.append((f"QMGR-{record.name} (DEADQ)", "NORMAL"))
+        else:
+            users.append((f"{record.type}-{record.name}", "" if record.type == "QA" else "XMITQ"))
     return users
 
 

@@ -225,8 +225,8 @@ def render() -> str:
 
 
 def main() -> None:
-    """Writes the schema file where the package publishes it, mqtool/schema/ in the source tree."""
-    path = Path(__file__).parent.parent / "schema" / SCHEMA_FILE
+    """Writes the schema file where schema_text reads it: mqtool/schema/ in the source tree."""
+    path = Path(__file__).parent.parent / "schema" / SCHEMA_FILE  # mqtool/schema, where schema_text reads it
     path.parent.mkdir(exist_ok=True)
     path.write_text(render(), encoding="utf-8")
     sys.stdout.write(f"written: {path}\n")

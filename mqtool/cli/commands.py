@@ -24,23 +24,51 @@ def _read_text(path: str) -> list[str]:
 
 
 HELP_OPTIONS = ("-h", "--help")
+# Options of `cmd` itself, taken wherever they stand among the commands.
+CMD_OPTIONS = ("--format", "--system")
+# Options of `mqtool` itself: refused after `cmd` with the place they go.
+GROUP_OPTIONS = ("--state", "--clock", "--version")
 
 
 class CommandArguments(click.Command):
     """Arguments that are operator commands: `-CSQ1 DISPLAY QLOCAL('x.h')` starts with
-    a dash but is a command (with a CPF), not a cluster of short options, so everything
-    but a lone -h/--help is taken as an argument."""
+    a dash but is a command (with a CPF), not a cluster of short options, so only a lone
+    -h/--help and the words starting with two dashes are options. No command starts
+    with two dashes (a CPF is one special character, then letters, digits, @ # $), so
+    `--system CSQ9` or `--format json` is taken as the option wherever it stands; any
+    other `--word` is refused before a command runs. After a lone `--` every argument
+    is a command."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if "--" not in args:
-            # --format before the first command is the option (no command starts with --).
-            leading: list[str] = []
-            while args and (args[0] == "--format" or args[0].startswith("--format=")):
-                taken = 2 if args[0] == "--format" else 1
-                leading, args = [*leading, *args[:taken]], args[taken:]
-            helps = [arg for arg in args if arg in HELP_OPTIONS]
-            args = [*leading, *helps, "--", *(arg for arg in args if arg not in HELP_OPTIONS)]
-        return super().parse_args(ctx, args)
+        options: list[str] = []
+        commands: list[str] = []
+        rest = list(args)
+        while rest:
+            arg = rest.pop(0)
+            name = arg.partition("=")[0]
+            if arg == "--":
+                commands += rest
+                break
+            if arg in HELP_OPTIONS:
+                options.append(arg)
+            elif name in CMD_OPTIONS:
+                options.append(arg)
+                if "=" not in arg:
+                    if not rest:
+                        raise click.UsageError(f"option {name} requires a value", ctx)
+                    options.append(rest.pop(0))
+            elif name in GROUP_OPTIONS:
+                raise click.UsageError(
+                    f"{name} is an option of mqtool itself: put it before the subcommand (mqtool {name} ... cmd ...)",
+                    ctx,
+                )
+            elif arg.startswith("--"):
+                raise click.UsageError(
+                    f"no such option: {name} (cmd takes {', '.join(CMD_OPTIONS)}; quote each command)", ctx
+                )
+            else:
+                commands.append(arg)
+        return super().parse_args(ctx, [*options, "--", *commands])
 
 
 FORMAT_OPTION = click.option(
@@ -56,13 +84,20 @@ FORMAT_OPTION = click.option(
 @click.command(cls=CommandArguments, context_settings={"help_option_names": list(HELP_OPTIONS)})
 @click.argument("commands", nargs=-1, required=True)
 @FORMAT_OPTION
+@click.option(
+    "--system",
+    "system",
+    metavar="NAME",
+    help="The current system for these commands (as mqtool --system NAME; this one wins).",
+)
 @click.pass_obj
-def cmd(app: App, commands: tuple[str, ...], output_format: str) -> None:
+def cmd(app: App, commands: tuple[str, ...], output_format: str, system: str | None) -> None:
     """Run one or more commands given as arguments; `-` reads commands from standard
     input (MQSC file rules apply). Prints the responses only; --format json prints each
     command's response as one line of JSON in IBM MQ's runCommandJSON shape
-    (commandResponse, overallCompletionCode, overallReasonCode). --format goes before
-    the first command.
+    (commandResponse, overallCompletionCode, overallReasonCode). The options --format
+    and --system may stand anywhere among the commands; any other word starting with
+    two dashes is refused before a command runs.
 
     Exit status: 0 when every command completed, 10 when some did not, 20 when standard
     input is not UTF-8 text or has a line longer than any command (32762 characters).
@@ -74,11 +109,12 @@ def cmd(app: App, commands: tuple[str, ...], output_format: str) -> None:
       mqtool cmd '-CSQ1 SET LOG ZHYLINK(YES)' '-CSQ1 DISPLAY LOG'
       echo 'ZMQSC DIS QMGR' | mqtool cmd -
       mqtool cmd --format json '-CSQ1 DIS QL(*) WHERE(CURDEPTH GT 0)'
+      mqtool cmd 'DISPLAY QMGR' --system CSQ1
     """
     unquoted = _unquoted(commands)
     if unquoted is not None:
         fail(f"each argument is one whole command: quote it, e.g. mqtool cmd {unquoted}")
-    session = app.session()
+    session = app.session(system)
     total = Summary()
     emit: Callable[[str], None] = click.echo
     observe = None

@@ -432,11 +432,31 @@ def put(
         sys.exit(EXIT_REFUSED)
 
 
+class GetCount(click.ParamType):
+    """`get --count`: a whole number 1 or more, or `all` (any case), as `.get count=` takes."""
+
+    name = "N|all"
+    ALL = "all"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int | str:
+        text = str(value).strip()
+        if text.lower() == self.ALL:
+            return self.ALL
+        if text.isascii() and text.isdigit() and len(text) <= 12 and int(text) >= 1:
+            return int(text)
+        shown = text if len(text) <= 40 else text[:40] + "..."
+        self.fail(f"{shown!r} is neither a whole number 1 or more nor all", param, ctx)
+
+
 @click.command(context_settings=CONTEXT)
 @click.argument("queue")
 @_system_option
 @click.option("--browse", is_flag=True, help="Browse: leave the messages on the queue.")
-@click.option("--count", type=click.IntRange(1), help="Messages to get [1].")
+@click.option(
+    "--count",
+    type=GetCount(),
+    help="Messages to get: a number, or all (the same as --all, as .get count=all) [1].",
+)
 @click.option("--all", "all_messages", is_flag=True, help="Every message (until the queue is empty).")
 @click.option("--wait", type=click.FloatRange(0), default=0.0, metavar="SECONDS", help="Wait for messages to arrive.")
 @click.option("--msgid", metavar="ID", help="Only messages with this message id.")
@@ -462,7 +482,7 @@ def get(
     queue: str,
     system_name: str | None,
     browse: bool,
-    count: int | None,
+    count: int | str | None,
     all_messages: bool,
     wait: float,
     msgid: str | None,
@@ -511,10 +531,12 @@ def get(
     from mqtool.state import StoreError
     from mqtool.workload import plural, route
 
-    if count is not None and all_messages:
+    if count == GetCount.ALL:
+        count, all_messages = None, True  # --count all is --all (and .get count=all)
+    elif count is not None and all_messages:
         fail("give --count or --all, not both")
     queue = queue.upper()
-    wanted = None if all_messages else (count or 1)
+    wanted = None if all_messages else int(count or 1)
     selector = Selector(_id_option("--msgid", msgid), _id_option("--correlid", correlid))
     if out_dir is not None:
         try:

@@ -38,6 +38,8 @@ class Selection:
     patterns: tuple[str, ...] = ()
     all_attributes: bool = False
     command: str = ""  # the export command, for the header
+    left_out: list[str] = field(default_factory=list)  # systems of the complex this export does not hold
+    current: bool = False  # the system was chosen as the current one, not named
     _resolved: dict[str, set[str] | None] = field(default_factory=dict)
 
     def store_types(self, platform: str) -> set[str] | None:
@@ -127,6 +129,7 @@ def commands_text(app: App, selection: Selection, one_line: bool = False) -> str
         out = [f"* Written by mqtool {__version__} ({selection.command}): one object per line."]
     else:
         out = [f"* Written by mqtool {__version__} ({selection.command}); replay with mqtool run FILE."]
+    out += [f"* {line}" for line in holds(selection)]
     with app.store.transaction(write=False) as tx:
         for name in selection.names:
             system = tx.get_system(name)
@@ -149,6 +152,20 @@ def commands_text(app: App, selection: Selection, one_line: bool = False) -> str
                 out.append(f".system {system.name}")
             out.extend(line.text for line in (one_line_per_object(lines) if one_line else lines))
     return "\n".join(out) + "\n"
+
+
+def holds(selection: Selection) -> list[str]:
+    """The header lines that say plainly which systems the export holds, and which of the
+    complex it leaves out (dmpmqcfg writes one queue manager; mqtool's complex may hold
+    several)."""
+    names = ", ".join(selection.names) or "none"
+    if not selection.left_out:
+        return [f"Systems: {names}, the whole complex."] if len(selection.names) > 1 else []
+    which = " (the current system)" if selection.current else ""
+    return [
+        f"Systems: {names}{which} only. Not in this file: {', '.join(selection.left_out)}; "
+        "mqtool export --all writes the whole complex."
+    ]
 
 
 def describe(app: App, selection: Selection) -> dict[str, Any]:
@@ -187,13 +204,17 @@ def describe(app: App, selection: Selection) -> dict[str, Any]:
     return {"kind": YAML_KIND, "version": YAML_VERSION, "systems": systems}
 
 
-def yaml_text(document: dict[str, Any], command: str = "mqtool export --format yaml") -> str:
+def yaml_text(
+    document: dict[str, Any], command: str = "mqtool export --format yaml", selection: Selection | None = None
+) -> str:
     import yaml
 
     head = (
         f"# mqtool complex: systems with their settings and definitions ({command}).\n"
         "# Attributes left out take their DEFINE defaults; mqtool apply makes a store match it.\n"
     )
+    if selection is not None and selection.left_out:
+        head += "".join(f"# {line}\n" for line in holds(selection))
     body: str = yaml.safe_dump(document, sort_keys=True, default_flow_style=False, allow_unicode=True, width=1000)
     return head + body
 
@@ -277,6 +298,10 @@ def export(
 ) -> None:
     """Write the configuration of a system (or of all) like dmpmqcfg.
 
+    Without --system or --all this is the current system, as dmpmqcfg writes the
+    default queue manager; the header says which systems the file holds and which it
+    leaves out, and a line on standard error says so when other systems exist.
+
     The commands format is a command file in replay order: for z/TPF ALTER QMGR and
     the changed system queues, then local queues, remote definitions, aliases and
     channels; z/OS commands carry the system's CPF. The queue manager comes with the
@@ -322,15 +347,14 @@ def export(
         fail("--all and --system exclude each other")
     with app.store.transaction(write=False) as tx:
         known = tx.systems()
+    wanted = system_name or app.system
     if all_systems:
         names = [s.name for s in known]
+    elif wanted is None:
+        current = app.session().current_system()
+        names = [current.name] if current is not None else []
     else:
-        wanted = system_name or app.system
-        if wanted is None:
-            current = app.session().current_system()
-            names = [current.name] if current is not None else []
-        else:
-            names = [find_system(known, wanted).name]
+        names = [find_system(known, wanted).name]
     platforms = {s.platform for s in known if s.name in names}
     for word in types:
         if word.upper() != "ALL" and not any(object_types(p, word) for p in platforms):
@@ -338,17 +362,25 @@ def export(
                  "dialect's object type such as QL, QLOCAL, STGCLASS")  # fmt: skip
     output_format = output_format.lower()
     command = command_line(output_format, names, all_systems, all_attributes, types, patterns)
-    selection = Selection(names, types, patterns, all_attributes, command)
+    left_out = [s.name for s in known if s.name not in names]
+    selection = Selection(names, types, patterns, all_attributes, command, left_out, current=wanted is None)
     if output_format == "yaml":
-        text = yaml_text(describe(app, selection), command)
+        text = yaml_text(describe(app, selection), command, selection)
     elif output_format == "json":
         text = json_text(describe(app, selection), command)
     else:
         text = commands_text(app, selection, one_line=output_format == "1line")
     if str(output) == "-":
         click.echo(text, nl=False)
-        return
-    try:
-        output.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        fail(f"cannot write {output}: {exc.strerror}")
+    else:
+        try:
+            output.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            fail(f"cannot write {output}: {exc.strerror}")
+    if left_out and wanted is None:
+        # Chosen for the user, not by them: say so where a redirected export still shows it.
+        click.echo(
+            f"mqtool: exported {', '.join(names)} (the current system) only; the complex also has "
+            f"{', '.join(left_out)} (mqtool export --all writes every system)",
+            err=True,
+        )

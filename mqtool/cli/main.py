@@ -141,14 +141,11 @@ class App:
                 ensure_complex(self._store, self.clock.timestamp())
             except StoreError as exc:
                 fail(str(exc))
-            if new and self.state_defaulted:
-                # A newcomer's first command: say once where the store went (a directory
-                # named with --state is where the user said, and transcripts stay alike).
-                click.echo(
-                    f"mqtool: created the store {path.absolute()} with the default complex (TPF1, CSQ1); "
-                    "--state DIR or MQTOOL_STATE chooses another",
-                    err=True,
-                )
+            if new and self._store.created:
+                # Say once, on standard error, where a new store went: the default location
+                # for a newcomer, and a directory named with --state or MQTOOL_STATE too (a
+                # typo such as ./lba would otherwise make a new complex without a word).
+                click.echo(new_store_notice(path, self.state_defaulted), err=True)
         return self._store
 
     def session(self, system: str | None = None) -> Any:
@@ -163,6 +160,16 @@ class App:
     def close(self) -> None:
         if self._store is not None:
             self._store.close()
+
+
+def new_store_notice(path: Path, defaulted: bool) -> str:
+    """The line on standard error when a command creates a store (mqtool(1), FILES)."""
+    if defaulted:
+        return (
+            f"mqtool: created the store {path.absolute()} with the default complex (TPF1, CSQ1); "
+            "--state DIR or MQTOOL_STATE chooses another"
+        )
+    return f"mqtool: created a new store {path.absolute()} with the default complex (TPF1, CSQ1): none was there"
 
 
 class ClosedPipe(Exception):

@@ -187,7 +187,7 @@ def _filter(where: str) -> tuple[str | list[str], bool]:
     try:
         items = mqsc.split_items(where)
     except LexError:
-        raise RestError(400, "MQT0362E", field="where", problem="has unbalanced apostrophes") from None
+        raise RestError(400, "MQT0362E", field="where", problem="has unbalanced apostrophes or parentheses") from None
     values = [value if quoted else value.upper() for value, quoted in items]
     quoted = any(quoted for _, quoted in items)
     return (values[0] if len(values) == 1 else values), quoted

@@ -44,6 +44,8 @@ from typing import TYPE_CHECKING, Any
 
 from mqtool.clock import Clock
 from mqtool.engine.channels import deadletter, offload, wire
+from mqtool.engine.channels.conname import ConnameError
+from mqtool.engine.channels.conname import parse as parse_conname
 from mqtool.engine.channels.partner import (
     Platform,
     chinit_active,
@@ -104,6 +106,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "stopped": ("MQSC0303I", "CSQX501I"),
     "ended": ("MQSC0304I", "CSQX501I"),
     "no_listener": ("MQSC0310W", "MQT0510E"),
+    "bad_conname": ("MQSC0325W", "CSQX205E"),
     "partner_stopped": ("MQSC0311W", "MQT0511E"),
     "partner_chinit": ("MQSC0312W", "MQT0512E"),
     "remote_undefined": ("MQSC0313W", "CSQX520E"),
@@ -470,9 +473,14 @@ def _partner(work: Work, end: End) -> End | tuple[str, dict[str, Any]]:
     message's fields)."""
     tx = work.tx
     conname = str(end.record.attrs.get("CONNAME", "")) if end.status.state != RUNNING else end.status.conname
-    system = listening(tx, conname)
-    if system is None:
+    try:
+        addresses = parse_conname(conname)  # IBM reads CONNAME when the channel starts, not at DEFINE
+    except ConnameError:
+        return "bad_conname", {"conname": conname}
+    found = listening(tx, addresses)
+    if found is None:
         return "no_listener", {"conname": conname}
+    system = found[0]
     manager = queue_manager(tx, system)
     qmgr = manager.name if manager is not None else system.name
     fields: dict[str, Any] = {"conname": conname, "qmgr": qmgr}

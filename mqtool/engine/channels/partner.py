@@ -1,18 +1,16 @@
 """Where a channel's other end is: each queue manager of the complex has a listener
-address (`mqtool system add|alter --listener host(port)`), a sender's CONNAME names one,
-and the other end is the channel of the same name on that queue manager. Also how each
+address (`mqtool system add|alter --listener host(port)`), a sender's CONNAME names one
+(or a list of them, tried in order; conname.py reads it), and the other end is the
+channel of the same name on that queue manager. Also how each
 platform names the objects a channel deals with (channel and local queue types, the
 default dead-letter queue, the console's csect)."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
+from mqtool.engine.channels.conname import Address, ConnameError, parse_one
 from mqtool.state import ObjectRecord, SystemRecord, Transaction
-
-DEFAULT_PORT = 1414  # MQ's port when a CONNAME gives none
-_ADDRESS = re.compile(r"^\s*([A-Za-z0-9.\-:]+)\s*(?:\(\s*(\d{1,5})\s*\))?\s*$")
 
 
 @dataclass(frozen=True)
@@ -35,25 +33,19 @@ def platform_of(system: SystemRecord) -> Platform:
     return PLATFORMS[system.platform]
 
 
-def address(text: str) -> tuple[str, int] | None:
-    """A CONNAME or listener as (host in lower case, port); None when it is not one."""
-    match = _ADDRESS.match(text or "")
-    if match is None:
-        return None
-    port = int(match.group(2)) if match.group(2) else DEFAULT_PORT
-    return match.group(1).lower(), port
-
-
-def listening(tx: Transaction, conname: str) -> SystemRecord | None:
-    """The system whose listener is at `conname` (host compared without case, the port
-    1414 when CONNAME gives none); None when no system listens there."""
-    wanted = address(conname)
-    if wanted is None:
-        return None
+def listening(tx: Transaction, addresses: list[Address]) -> tuple[SystemRecord, Address] | None:
+    """The first of `addresses` (a CONNAME's, in order) at which a system of the complex
+    listens, with that system; None when no system listens at any of them."""
+    listeners: dict[tuple[str, int], SystemRecord] = {}
     for system in tx.systems():
-        listener = str(system.attrs.get("listener") or "")
-        if listener and address(listener) == wanted:
-            return system
+        try:
+            listeners.setdefault(parse_one(str(system.attrs.get("listener") or "")).key, system)
+        except ConnameError:
+            continue  # no listener (or one the store holds damaged): nothing listens there
+    for candidate in addresses:
+        system = listeners.get(candidate.key)
+        if system is not None:
+            return system, candidate
     return None
 
 

@@ -17,6 +17,7 @@ OBJECT_PAGES = 1  # pages of page set 0 one object definition takes
 # The object definitions on page set 0 (a system's, as a parameter): all but the buffer
 # pools, which z/OS keeps in the log's checkpoint records.
 DEFINITIONS = "(SELECT count(*) FROM objects WHERE system = {} AND type != 'BUFFPOOL')"
+NAMES_PER_QUERY = 10000  # queue names looked up per statement (pageset_qkeys)
 
 
 def pages_for(length: int) -> int:
@@ -78,12 +79,18 @@ def pageset_used(tx: Transaction, system: str, psid: int) -> int:
 
 
 def pageset_qkeys(tx: Transaction, system: str, psid: int) -> tuple[int, ...]:
-    classes = {r.name for r in tx.objects(system, "STGCLASS") if int(r.attrs.get("PSID", 0)) == psid}
-    names = [q.name for q in tx.objects(system, "QLOCAL") if str(q.attrs.get("STGCLASS", "DEFAULT")) in classes]
-    if not names:
-        return ()
-    rows = tx.conn.execute(
-        f"SELECT qkey FROM queue_marks WHERE system = ? AND queue IN ({','.join('?' * len(names))})",
-        (system, *names),
-    )
-    return tuple(sorted(int(row[0]) for row in rows))
+    """The queue numbers (queue_marks) of the local queues on a page set, found through
+    the store's indexes on PSID and STGCLASS: no other definition is read."""
+    classes = tx.names_where(system, "PSID", psid, ("STGCLASS",))
+    names = [name for c in classes for name in tx.names_where(system, "STGCLASS", c, ("QLOCAL",))]
+    keys: list[int] = []
+    # In groups: SQLite takes at most 32,766 parameters in one statement, and a page set
+    # may hold more queues than that.
+    for start in range(0, len(names), NAMES_PER_QUERY):
+        group = names[start : start + NAMES_PER_QUERY]
+        rows = tx.conn.execute(
+            f"SELECT qkey FROM queue_marks WHERE system = ? AND queue IN ({','.join('?' * len(group))})",
+            (system, *group),
+        )
+        keys += (int(row[0]) for row in rows)
+    return tuple(sorted(keys))
