@@ -90,6 +90,12 @@ def script(work: Path, port: int) -> tuple[str, list[str]]:
                 command = f"printf '%s\\n' {PASSWORD} app-password | {command}"
             lines.append(command)
             shown.append(command)
+            if command.startswith("printf") and "--tls-cert" in command:
+                # the running serve takes the new configuration at its next poll, as the
+                # README says; a person's next line comes after it: wait until https answers
+                lines.append(
+                    f"for i in $(seq 600); do curl -sk -o /dev/null https://127.0.0.1:{port}/ && break; sleep 0.1; done"
+                )
             if command.rstrip().endswith("&"):
                 # a person pastes the next line a moment later: wait until it answers
                 lines.append(

@@ -206,7 +206,7 @@ def test_a_where_filter_is_one_filter(api: RestApi) -> None:
         "CSQ1",
         {"command": "display", "qualifier": "qlocal", "name": "*", "where": "curdepth gt 0) DESCR(X"},
     )
-    assert escaped["overallCompletionCode"] == 2
+    assert escaped["error"][0]["msgId"] == "MQT0362E"  # a parenthesis cannot close WHERE(...) early
     unbalanced = run(api, "CSQ1", {"command": "display", "qualifier": "qlocal", "name": "*", "where": "descr eq 'x"})
     assert unbalanced["error"][0]["msgId"] == "MQT0362E"
     refused = run(api, "CSQ1", {"command": "delete", "qualifier": "qlocal", "name": "INJ.Q", "where": "curdepth gt 0"})

@@ -249,14 +249,19 @@ def test_reset_qstats_counts_what_ibm_counts(session: Session) -> None:
         ("DISPLAY GROUP", 3212),
         ("MOVE QLOCAL(Q) TOQLOCAL(Q2) QSGDISP(SHARED)", 3212),
         ("REFRESH QMGR TYPE(CONFIGEV)", 3224),
-        ("DISPLAY CONN(*)", 2085),
-        ("DISPLAY CLUSQMGR(*)", 2085),
     ],
 )
 def test_run_command_json_reason_codes(session: Session, line: str, reason: int) -> None:
     run(session, "DEFINE QLOCAL(Q)", "DEFINE QLOCAL(Q2)")
     document = outcome_json(session, session.execute(line))
     assert (document["overallCompletionCode"], document["commandResponse"][0]["reasonCode"]) == (2, reason)
+
+
+@pytest.mark.parametrize("line", ["DISPLAY CONN(*)", "DISPLAY CLUSQMGR(*)"])
+def test_a_display_that_finds_nothing_is_a_normal_completion(session: Session, line: str) -> None:
+    """As every DISPLAY that finds nothing on z/OS (mqtool/render/json.py): no object, 0."""
+    document = outcome_json(session, session.execute(line))
+    assert (document["overallCompletionCode"], document["overallReasonCode"], document["commandResponse"]) == (0, 0, [])
 
 
 def test_display_cmdserv_through_the_command_server_is_running(session: Session) -> None:
