@@ -67,10 +67,26 @@ DIRECTIVES: dict[str, DirectiveSpec] = {
     ),
     "get": DirectiveSpec(
         "mqtool.workload:do_get",
-        ".get QUEUE [count=N|all] [browse=yes]",
-        "get (or browse) messages (also msgid= correlid= syncpoint=no); prints a one-line summary per message",
-        ("count", "browse", "msgid", "correlid", "syncpoint"),
+        ".get QUEUE|topic=STRING [count=N|all] [browse=yes]",
+        "get (or browse) messages, or the publications of the session's subscription on a z/OS topic string "
+        "(also msgid= correlid= syncpoint=no); prints a one-line summary per message",
+        ("count", "browse", "msgid", "correlid", "syncpoint", "topic"),
         arguments="mqtool.workload:parse_get",
+    ),
+    "subscribe": DirectiveSpec(
+        "mqtool.subscribing:do_subscribe",
+        ".subscribe topic=STRING [name=NAME] [durable=yes] [new=yes] [selector='...']",
+        "subscribe to a z/OS topic string as an application does (MQSUB, managed queue); the session holds it "
+        "until .unsubscribe or its end",
+        ("topic", "name", "durable", "new", "selector"),
+        arguments="mqtool.subscribing:parse_subscribe",
+    ),
+    "unsubscribe": DirectiveSpec(
+        "mqtool.subscribing:do_unsubscribe",
+        ".unsubscribe topic=STRING|name=NAME [remove=yes]",
+        "close a subscription the session holds: a non-durable one ends; a durable one stays unless remove=yes",
+        ("topic", "name", "remove"),
+        arguments="mqtool.subscribing:parse_unsubscribe",
     ),
     "console": DirectiveSpec(
         "mqtool.workload:do_console",

@@ -485,23 +485,33 @@ class GetRequest:
     browse: bool
     selector: Selector
     syncpoint: bool
+    topic: str | None = None  # get the publications of a subscription on this topic string
 
 
 def parse_get(directive: Directive) -> GetRequest:
     """Reads the arguments of `.get` (WorkloadError saying what is wrong), for the run
     and for its check."""
-    if len(directive.args) != 1:
-        raise WorkloadError("usage: .get QUEUE [count=N|all] [browse=yes] [syncpoint=no]")
+    topic = directive.options.get("topic")
+    if len(directive.args) != (0 if topic is not None else 1):
+        raise WorkloadError("usage: .get QUEUE|topic=STRING [count=N|all] [browse=yes] [syncpoint=no]")
+    if topic is not None:
+        from mqtool.engine.core.topics import TopicError, check_topic
+
+        try:
+            check_topic(topic, publishing=False)
+        except TopicError as error:
+            raise WorkloadError(f"topic={topic}: {error}") from None
     raw_count = directive.options.get("count", "1").strip().lower()
     count = None if raw_count == "all" else _integer(directive, "count", 1) or 1
     msgid, correlid = _ids(directive)
     syncpoint = _yes_no(directive, "syncpoint")
     return GetRequest(
-        directive.args[0].upper(),
+        directive.args[0].upper() if topic is None else f"topic '{topic}'",
         count,
         bool(_yes_no(directive, "browse")),
         Selector(msgid, correlid),
         True if syncpoint is None else syncpoint,
+        topic,
     )
 
 
@@ -518,10 +528,32 @@ def do_get(session: Session, directive: Directive, current: SystemRecord | None)
         return _usage(directive, str(error))
     queue, count, browse = request.queue, request.count, request.browse
     verb = "Browsed" if browse else "Got"
-    handle = open_queue(session.store, session.clock, system.name, queue, system.platform)
     response = Response()
     emit = session.emit
     number = [0]
+    temporary = None  # a subscription made for this .get alone (the session held none on the topic)
+    source = queue
+    if request.topic is not None:
+        from mqtool import subscribing
+        from mqtool.engine.core.subscriptions import Request
+
+        held = subscribing.held_on(session, system.name, request.topic)
+        if held is None:
+            made = subscribing.subscribe(session, system, Request(request.topic))
+            if isinstance(made, MQError):
+                response.status = FAILED
+                response.add("MQT0120E", action="Subscribe to", queue=queue, reason=str(made))
+                return response
+            told = Response()
+            told.add("MQT0160I", **subscribing.subscribed_fields(made))
+            if emit is None:
+                response.messages += told.messages
+            else:
+                for text in session._finish(told, None).lines:
+                    emit(text)
+            held = temporary = made
+        source = held.queue
+    handle = open_queue(session.store, session.clock, system.name, source, system.platform)
 
     def deliver(message: Message) -> None:
         number[0] += 1
@@ -534,7 +566,11 @@ def do_get(session: Session, directive: Directive, current: SystemRecord | None)
         for text in session._finish(line, None).lines:
             emit(text)
 
-    result = get_stream(handle, deliver, count, request.selector, browse, syncpoint=request.syncpoint)
+    try:
+        result = get_stream(handle, deliver, count, request.selector, browse, syncpoint=request.syncpoint)
+    finally:
+        if temporary is not None:
+            ended = subscribing.close(session, system, temporary)
     action = "Browse of" if browse else "Get from"
     if result.error is not None:
         response.status = FAILED
@@ -544,6 +580,8 @@ def do_get(session: Session, directive: Directive, current: SystemRecord | None)
     elif result.count < count:
         response.status = FAILED
         response.add("MQT0120E", action=action, queue=queue, reason=describe(NO_MSG_AVAILABLE))
+    if temporary is not None:
+        response.messages += ended.messages
     return response
 
 

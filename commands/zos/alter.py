@@ -59,6 +59,6 @@ def handle(ctx: Any, req: Any) -> Response:
         return problem
     found.attrs = attrs
     found.altered = ctx.now
-    pubsub.altered(found, given, ctx.now)
+    pubsub.altered(found, given, ctx.now, tx)
     tx.put_object(found)
     return reply(req)

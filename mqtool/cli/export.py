@@ -153,6 +153,7 @@ def describe(app: App, selection: Selection) -> dict[str, Any]:
     from mqtool import tables
     from mqtool.cli.system import qmgr_name
     from mqtool.commands.ztpf_mq.export import attributes
+    from mqtool.engine.core.subscriptions import is_runtime
 
     systems: dict[str, Any] = {}
     with app.store.transaction(write=False) as tx:
@@ -167,8 +168,11 @@ def describe(app: App, selection: Selection) -> dict[str, Any]:
             objects: dict[str, dict[str, Any]] = {}
             for record in tx.objects(system.name):
                 # Definitions only: run-time records such as a started HTTP server's
-                # options in force are not objects of the dialect (its files configure it).
+                # options in force are not objects of the dialect (its files configure it),
+                # nor are applications' subscriptions and managed subscription queues.
                 if record.type not in table.objects or not selection.wants(system.platform, record.type, record.name):
+                    continue
+                if is_runtime(record):
                     continue
                 base = table.defaults(record.type)
                 found = attributes(table, record, base, selection.all_attributes)

@@ -17,8 +17,19 @@ if TYPE_CHECKING:
     from mqtool.state import Store
 
 
+def reap_subscribers(store: Store) -> int:
+    """The queue manager's clean-up after connections that failed: subscriptions held by
+    processes that have ended (core/subscriptions.py). Run before every command and by
+    every tick; free while nobody holds a subscription."""
+    from mqtool.engine.core.subscriptions import reap
+
+    return reap(store, platforms.model)
+
+
 def tick(store: Store, clock: Clock, now: float) -> int:
-    """Runs every due timer up to `now`, oldest first; returns how many runs happened."""
+    """Runs every due timer up to `now`, oldest first; returns how many runs happened.
+    Subscriptions whose holders have ended are cleaned up first."""
+    reap_subscribers(store)
     runs = 0
     context = TickContext(store, clock, now)
     while True:

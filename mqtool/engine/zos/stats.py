@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from mqtool.engine.timers import TickContext, cancel, schedule, timer
 from mqtool.engine.zos import log as zlog
+from mqtool.engine.zos import topicstats
 
 if TYPE_CHECKING:
     from mqtool.engine.core.message import Message, PutResult, Resolved
@@ -457,6 +458,7 @@ def collection_changed(
         zlog.take_interval(tx, name)
         log_start = now
     _set_starts(tx, name, queue_start, log_start)
+    topicstats.collection_changed(tx, name, before, after, now)
     if not (queue_after or log_after):
         cancel(tx, name, STATS_TIMER)
     elif not (queue_before or log_before):
@@ -490,6 +492,7 @@ def end_interval(tx: Transaction, system: SystemRecord, manager: ObjectRecord, e
     if log_on:
         write_log_record(tx, system, manager, log_start if log_start is not None else end, end)
     _set_starts(tx, name, end if queue_on else None, end if log_on else None)
+    topicstats.end_interval(tx, name, stat_classes(manager), end)
 
 
 @timer(STATS_TIMER)
