@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_rest_process import PASSWORDS, Served, _serve
+from tests.test_rest_process import PASSWORDS, Served, _serve, serve_https
 
 pytestmark = pytest.mark.slow
 
@@ -93,15 +93,7 @@ def served_http(tmp_path: Path) -> Iterator[Served]:
 @pytest.fixture
 def served_https(tmp_path: Path) -> Iterator[Served]:
     """An https listener whose certificate a CA made here (trustme) signed."""
-    import trustme
-
-    ca = trustme.CA()
-    server = ca.issue_cert("127.0.0.1", "localhost")
-    cert, key, ca_file = tmp_path / "server.pem", tmp_path / "server.key", tmp_path / "ca.pem"
-    cert.write_bytes(b"".join(blob.bytes() for blob in server.cert_chain_pems))
-    server.private_key_pem.write_to_path(str(key))
-    ca.cert_pem.write_to_path(str(ca_file))
-    yield from _serve(tmp_path, "--tls-cert", str(cert), "--tls-key", str(key), ca=ca_file)
+    yield from serve_https(tmp_path)
 
 
 def test_zowe_over_https_with_its_defaults_and_the_ca(served_https: Served, zowe: Zowe) -> None:
