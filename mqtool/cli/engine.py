@@ -534,6 +534,9 @@ def get(
     system = session.current_system()
     subscribed = None
     if request is not None:
+        # From here to the end of the command SIGTERM ends it like Ctrl-C: the
+        # subscription made next is closed on the way out.
+        click.get_current_context().with_resource(_terminated_as_exit())
         subscribed = _subscribe(session, system, request, quiet)
         handle = open_queue(session.store, session.clock, system.name, subscribed.queue, system.platform)
     else:
@@ -570,19 +573,18 @@ def get(
         sink.deliver(message)
 
     try:
-        with _terminated_as_exit(subscribed is not None):
-            result = get_stream(
-                handle,
-                deliver,
-                wanted,
-                chosen,
-                browse,
-                wait,
-                _ticker(session),
-                syncpoint=not no_syncpoint,
-                flush=sink.flush,
-                committed=committed,
-            )
+        result = get_stream(
+            handle,
+            deliver,
+            wanted,
+            chosen,
+            browse,
+            wait,
+            _ticker(session),
+            syncpoint=not no_syncpoint,
+            flush=sink.flush,
+            committed=committed,
+        )
     except BrokenPipeError:
         raise  # the reader went away (`| head`): quietly, as every command does
     except BinaryOnTerminal as exc:
@@ -685,12 +687,17 @@ class _Terminated(SystemExit):
 
 
 @contextlib.contextmanager
-def _terminated_as_exit(active: bool) -> Iterator[None]:
-    if not active or threading.current_thread() is not threading.main_thread():
+def _terminated_as_exit() -> Iterator[None]:
+    """SIGTERM raises _Terminated once (a second one while closing is ignored)."""
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
+    raised = [False]
 
     def stop(signum: int, frame: Any) -> None:
+        if raised[0]:
+            return
+        raised[0] = True
         raise _Terminated(128 + signal.SIGTERM)
 
     previous = signal.signal(signal.SIGTERM, stop)

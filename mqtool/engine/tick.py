@@ -7,6 +7,7 @@ imports them all once, so a timer of any platform is found whatever was imported
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING
 
 from mqtool.engine import platforms
@@ -17,10 +18,24 @@ if TYPE_CHECKING:
     from mqtool.state import Store
 
 
+# Per store: the data version when nobody held a subscription (nothing to look at until
+# the store changes).
+_NOBODY: weakref.WeakKeyDictionary[Store, tuple[int, int]] = weakref.WeakKeyDictionary()
+
+
 def reap_subscribers(store: Store) -> int:
     """The queue manager's clean-up after connections that failed: subscriptions held by
     processes that have ended (core/subscriptions.py). Run before every command and by
-    every tick; free while nobody holds a subscription."""
+    every tick: one read while some process holds a subscription, none while nobody does
+    and the store is unchanged (and the module of subscriptions is not even imported)."""
+    generation = store.generation()
+    if _NOBODY.get(store) == generation:
+        return 0
+    with store.transaction(write=False) as tx:
+        held = tx.conn.execute("SELECT 1 FROM sub_owners LIMIT 1").fetchone()
+    if held is None:
+        _NOBODY[store] = generation
+        return 0
     from mqtool.engine.core.subscriptions import reap
 
     return reap(store, platforms.model)

@@ -77,9 +77,6 @@ _CONN_MARK = "D4D8E3D3"  # "MQTL" in EBCDIC: the connections of mqtool's process
 # The connection number of this process per store and system (one connection holds all
 # of a process's subscriptions there, as one MQCONN would).
 _CONNECTIONS: weakref.WeakKeyDictionary[Store, dict[tuple[str, int], int]] = weakref.WeakKeyDictionary()
-# Per store: the data version when `reap` last found no holder at all (nothing to check
-# until the store changes).
-_QUIET: weakref.WeakKeyDictionary[Store, tuple[int, int]] = weakref.WeakKeyDictionary()
 
 
 # -- holders ------------------------------------------------------------------------------
@@ -416,17 +413,10 @@ def no_subscription(name: str) -> MQError:
 def reap(store: Store, model_of: Callable[[str], StorageModel]) -> int:
     """Does what the queue manager does for a connection that failed, for every holder of
     subscriptions whose process has ended: its non-durable subscriptions are removed with
-    their queues and messages, its durable ones let go. How many it found. Costs one read
-    while some process holds a subscription, none while nobody does and the store is
-    unchanged. `model_of` gives a platform's storage model."""
-    generation = store.generation()
-    if _QUIET.get(store) == generation:
-        return 0
+    their queues and messages, its durable ones let go. How many it found (engine/tick.py
+    calls it only when some process holds a subscription). `model_of` gives a platform's storage model."""
     with store.transaction(write=False) as tx:
         rows = tx.conn.execute("SELECT system, name, pid, pstart FROM sub_owners").fetchall()
-    if not rows:
-        _QUIET[store] = generation
-        return 0
     dead = [(str(s), str(n), int(p), str(t)) for s, n, p, t in rows if not Owner(int(p), str(t)).alive()]
     if not dead:
         return 0
