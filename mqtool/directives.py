@@ -161,6 +161,18 @@ def _load(target: str) -> Callable[..., Any]:
     return function
 
 
+def engine_system(session: Session, directive: Directive, current: SystemRecord | None) -> SystemRecord | Response:
+    """The current system, when it has a queue manager the engine runs (z/TPF or z/OS);
+    else the refusal of a directive that needs one."""
+    from mqtool.engine.platforms import PLATFORMS
+
+    if current is None or current.platform not in PLATFORMS:
+        response = Response(status=FAILED)
+        response.add("MQT0003E", name=directive.name, reason="needs a current system; .system NAME chooses one")
+        return response
+    return current
+
+
 def usage_error(directive: Directive, reason: str) -> Response:
     response = Response(status=SYNTAX)
     response.add("MQT0003E", name=directive.name, reason=reason)

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from mqtool.directives import usage_error
+from mqtool.directives import engine_system, usage_error
 from mqtool.engine.core import subscriptions
 from mqtool.engine.core.reasons import NO_SUBSCRIPTION, UNKNOWN_OBJECT_NAME, MQError
 from mqtool.engine.platforms import model
 from mqtool.response import FAILED, Response
 from mqtool.state import messages as runs
-from mqtool.workload import _engine_system
 
 if TYPE_CHECKING:
     from mqtool.parse.command import Directive
@@ -158,7 +157,7 @@ def do_subscribe(session: Session, directive: Directive, current: SystemRecord |
     """`.subscribe topic=STRING [name=NAME] [durable=yes] [new=yes] [selector='...']`: an
     application's subscription (MQSUB), held by the session until `.unsubscribe` or the
     session's end."""
-    system = _engine_system(session, directive, current)
+    system = engine_system(session, directive, current)
     if isinstance(system, Response):
         return system
     try:
@@ -178,7 +177,7 @@ def do_subscribe(session: Session, directive: Directive, current: SystemRecord |
 def do_unsubscribe(session: Session, directive: Directive, current: SystemRecord | None) -> Response:
     """`.unsubscribe topic=STRING|name=NAME [remove=yes]`: MQCLOSE of a subscription the
     session holds (a durable one stays unless remove=yes)."""
-    system = _engine_system(session, directive, current)
+    system = engine_system(session, directive, current)
     if isinstance(system, Response):
         return system
     try:

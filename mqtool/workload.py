@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mqtool.clock import ClockError, parse_duration
+from mqtool.directives import engine_system as _engine_system
 from mqtool.engine import payload as payload_module
 from mqtool.engine.core.handle import QueueHandle
 from mqtool.engine.core.message import (
@@ -25,7 +26,7 @@ from mqtool.engine.core.message import (
 from mqtool.engine.core.reasons import NO_MSG_AVAILABLE, UNKNOWN_OBJECT_NAME, MQError, describe
 from mqtool.engine.core.resolve import resolve
 from mqtool.engine.core.streams import get_stream, put_stream
-from mqtool.engine.platforms import PLATFORMS, NoPubSub, model, open_queue, open_topic
+from mqtool.engine.platforms import NoPubSub, model, open_queue, open_topic
 from mqtool.messages import ECHO
 from mqtool.response import FAILED, SYNTAX, Response
 from mqtool.sizes import SizeError, parse_size
@@ -173,15 +174,6 @@ class PutTally:
 
 
 # -- directives --------------------------------------------------------------------
-def _engine_system(session: Session, directive: Directive, current: SystemRecord | None) -> SystemRecord | Response:
-    """The current system, when it has a queue manager the engine runs (z/TPF or z/OS)."""
-    if current is None or current.platform not in PLATFORMS:
-        response = Response(status=FAILED)
-        response.add("MQT0003E", name=directive.name, reason="needs a current system; .system NAME chooses one")
-        return response
-    return current
-
-
 def _usage(directive: Directive, reason: str) -> Response:
     response = Response(status=SYNTAX)
     response.add("MQT0003E", name=directive.name, reason=reason)
@@ -572,7 +564,10 @@ def do_get(session: Session, directive: Directive, current: SystemRecord | None)
         if temporary is not None:
             ended = subscribing.close(session, system, temporary)
     action = "Browse of" if browse else "Get from"
-    if result.error is not None:
+    if result.error is not None and request.topic is not None:
+        response.status = FAILED  # a subscription's queue is the queue manager's to make: no DEFINE hint
+        response.add("MQT0120E", action=action, queue=queue, reason=str(result.error))
+    elif result.error is not None:
         response.status = FAILED
         _refusal(response, action, queue, system, result.error)
     elif count is None:

@@ -488,3 +488,23 @@ def test_sigterm_ends_a_subscriber_cleanly(store_dir: Path) -> None:
     assert subscriber.returncode == 143, err
     assert "MQT0161I Subscription API." in err
     assert _api_subscriptions(store_dir) == []  # ended by the subscriber, before any other command
+
+
+def test_a_held_subscription_that_expires_ends_the_gets_from_it(mq: MQ, tmp_path: Path) -> None:
+    """A durable subscription an application took up ends when its EXPIRY passes: a get
+    from it then finds no queue (2085, without the hint to define one) and closing it
+    finds no subscription (2428)."""
+    script = tmp_path / "held.mqsc"
+    script.write_text(
+        ".system CSQ1\nDEFINE SUB(E) TOPICSTR('e') DESTCLAS(MANAGED) EXPIRY(10)\n"
+        ".subscribe topic=e name=E durable=yes\n.advance 2s\n.get topic=e\n.unsubscribe name=E\n"
+    )
+    out = mq("run", str(script)).output.splitlines()
+    assert "MQT0153I" not in "\n".join(out)
+    assert any(
+        line.startswith("MQT0120E Get from topic 'e' failed: MQRC 2085 (MQRC_UNKNOWN_OBJECT_NAME)") for line in out
+    )
+    assert (
+        "MQT0120E Close of subscription E failed: MQRC 2428 (MQRC_NO_SUBSCRIPTION): there is no subscription "
+        "named 'E'" in out
+    )

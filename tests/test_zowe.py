@@ -5,8 +5,9 @@ to Node.js by NODE_EXTRA_CA_CERTS, refused without it, accepted with
 
 The Zowe CLI and the plug-in come from the npm registry with npm, installed once into
 the pytest cache folder (.pytest_cache/d/zowe) and reused by later runs while the
-versions asked for stay the same. The test is skipped only when npm itself is not on
-the machine; a failed install is a failure."""
+versions asked for stay the same (with the cache off, into a folder of the session).
+The test is skipped only when npm itself is not on the machine; a failed install is a
+failure."""
 
 from __future__ import annotations
 
@@ -54,13 +55,15 @@ def _npm_step(args: list[str], env: dict[str, str], what: str) -> None:
 
 
 @pytest.fixture(scope="session")
-def zowe(request: pytest.FixtureRequest) -> Zowe:
+def zowe(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Zowe:
     """The Zowe CLI and its MQ plug-in, installed with npm into the pytest cache folder
-    once (the folder says which versions it holds)."""
+    once (the folder says which versions it holds); into a folder of the session when
+    the cache is off (-p no:cacheprovider)."""
     npm = shutil.which("npm")
     if npm is None:
         pytest.skip("npm is not installed on this machine: the Zowe CLI and its MQ plug-in install with npm")
-    folder = Path(request.config.cache.mkdir("zowe"))
+    cache = getattr(request.config, "cache", None)
+    folder = Path(cache.mkdir("zowe")) if cache is not None else tmp_path_factory.mktemp("zowe")
     marker = folder / "installed.json"
     wanted = {"cli": ZOWE_CLI, "plugin": ZOWE_MQ}
     binary = folder / "cli" / "node_modules" / ".bin" / "zowe"

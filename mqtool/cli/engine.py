@@ -85,13 +85,14 @@ def _line(msg_id: str, **fields: Any) -> str:
     return f"{msg_id} {messages.text(msg_id, fields)}"
 
 
-def _refused(action: str, queue: str, system: Any, error: Any, note: str = "") -> None:
-    """MQT0120E for a refusal, and for MQRC 2085 the command that defines the queue."""
+def _refused(action: str, queue: str, system: Any, error: Any, note: str = "", hint: bool = True) -> None:
+    """MQT0120E for a refusal, and for MQRC 2085 the command that defines the queue
+    (unless `hint` is false: a subscription's queue is the queue manager's to make)."""
     from mqtool.engine.core.reasons import UNKNOWN_OBJECT_NAME
     from mqtool.workload import define_command
 
     click.echo(_line("MQT0120E", action=action, queue=queue, reason=f"{error}{note}"), err=True)
-    if error.reason == UNKNOWN_OBJECT_NAME:
+    if error.reason == UNKNOWN_OBJECT_NAME and hint:
         command = f"mqtool cmd '{define_command(system, queue)}'"
         click.echo(_line("MQT0153I", queue=queue, system=system.name, command=command), err=True)
 
@@ -605,7 +606,7 @@ def get(
     if not quiet and (result.count or result.error is None):
         click.echo(_line("MQT0111I", verb=verb, messages=plural(result.count, "message"), queue=queue), err=True)
     if result.error is not None:
-        _refused(action, queue, system, result.error)
+        _refused(action, queue, system, result.error, hint=subscribed is None)
         sys.exit(EXIT_REFUSED)
     if wanted is not None and result.count < wanted:
         click.echo(_line("MQT0120E", action=action, queue=queue, reason=describe(NO_MSG_AVAILABLE)), err=True)

@@ -448,9 +448,9 @@ def topic_command(app: App, system_name: str | None, fmt: str) -> None:
       mqtool smf topic
       mqtool smf topic --system CSQ1 --format json
     """
-    from mqtool.engine.zos.topicstats import records
+    from mqtool.engine.zos.stats import topic_records
 
-    offset, system, found = _records(app, system_name, records)
+    offset, system, found = _records(app, system_name, topic_records)
     times = _Times(offset)
     if fmt == "json":
         click.echo(json.dumps([_entry(system, times, start, end) | figures for start, end, figures in found], indent=2))

@@ -41,7 +41,7 @@ from mqtool.engine.zos.pages import (
     pageset_used,
     queue_psid,
 )
-from mqtool.engine.zos.stats import Figures, queue_statistics
+from mqtool.engine.zos.stats import Figures, queue_statistics, stat_classes
 
 if TYPE_CHECKING:
     from mqtool.state import ObjectRecord, SystemRecord, Transaction
@@ -100,7 +100,7 @@ class ZosModel(StorageModel):
         return ZosLedger(handle)
 
     def topic_event(self, tx: Transaction, system: str, qmgr: ObjectRecord, event: TopicEvent) -> None:
-        topicstats.event(tx, system, qmgr, event)
+        topicstats.event(tx, system, stat_classes(qmgr), event)
 
 
 class ZosLedger(Ledger):

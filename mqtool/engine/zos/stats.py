@@ -692,6 +692,15 @@ def queue_records(tx: Transaction, system: str, pattern: str | None = None) -> l
     return [(float(start), float(end), _figures(system, "queue", row, data)) for row, start, end, data in rows]
 
 
+def topic_records(tx: Transaction, system: str) -> list[Record]:
+    """(start, end, figures) of a system's topic manager records (topicstats.py), oldest
+    first."""
+    rows = tx.conn.execute(
+        "SELECT id, start, end, data FROM zos_topic_records WHERE system = ? ORDER BY end, id", (system,)
+    ).fetchall()
+    return [(float(start), float(end), _figures(system, "topic", row, data)) for row, start, end, data in rows]
+
+
 def log_records(tx: Transaction, system: str) -> list[Record]:
     rows = tx.conn.execute(
         "SELECT id, start, end, data FROM zos_log_records WHERE system = ? ORDER BY end, id", (system,)

@@ -31,7 +31,7 @@ from mqtool.engine.core import topics
 
 if TYPE_CHECKING:
     from mqtool.engine.core.model import TopicEvent
-    from mqtool.state import ObjectRecord, Transaction
+    from mqtool.state import Transaction
 
 TOPIC_CLASS = 1  # TRACE(STAT) CLASS(1): SMF 115 subtypes 1 and 2
 TYPES = ("API", "ADMIN", "PROXY")
@@ -55,13 +55,6 @@ _SUBSCRIBED = (
 )
 
 
-def collecting(qmgr: ObjectRecord) -> bool:
-    """Whether the queue manager collects topic statistics now (STAT class 1)."""
-    from mqtool.engine.zos.stats import stat_classes
-
-    return TOPIC_CLASS in stat_classes(qmgr)
-
-
 def counts(tx: Transaction, system: str) -> dict[str, int]:
     """The subscriptions of the queue manager now, by type."""
     found = dict.fromkeys(TYPES, 0)
@@ -74,9 +67,10 @@ def counts(tx: Transaction, system: str) -> dict[str, int]:
     return found
 
 
-def event(tx: Transaction, system: str, qmgr: ObjectRecord, happened: TopicEvent) -> None:
-    """Counts what publish/subscribe did (`StorageModel.topic_event` of z/OS)."""
-    if not collecting(qmgr):
+def event(tx: Transaction, system: str, classes: set[int], happened: TopicEvent) -> None:
+    """Counts what publish/subscribe did (`StorageModel.topic_event` of z/OS), while the
+    STAT classes collected (`classes`) include class 1."""
+    if TOPIC_CLASS not in classes:
         return
     if happened.kind == "publish":
         tx.conn.execute(
@@ -158,16 +152,6 @@ def write_record(tx: Transaction, system: str, start_time: float, end: float) ->
         (system, system, MAX_RECORDS),
     )
     start(tx, system)
-
-
-def records(tx: Transaction, system: str) -> list[tuple[float, float, dict[str, Any]]]:
-    """(start, end, figures) of a system's topic manager records, oldest first."""
-    from mqtool.engine.zos.stats import _figures as record_figures
-
-    rows = tx.conn.execute(
-        "SELECT id, start, end, data FROM zos_topic_records WHERE system = ? ORDER BY end, id", (system,)
-    ).fetchall()
-    return [(float(s), float(e), record_figures(system, "topic", row, data)) for row, s, e, data in rows]
 
 
 # -- intervals (called by stats.py when the STAT classes change and at each interval's end) ------
