@@ -135,6 +135,8 @@ def test_an_administrative_subscription_is_taken_up_from_its_destination(mq: MQ)
          "--subname", "S"], "MQRC 2510 (MQRC_TOPIC_NOT_ALTERABLE)"),
         ([], ["--topic", "a", "--durable", "--subname", "SYSTEM.DEFAULT.SUB"], "MQRC 2523 (MQRC_INVALID_SUBSCRIPTION)"),
         ([], ["--topic", "a", "--selector", "JMSPriority >"], "MQRC 2459 (MQRC_SELECTOR_SYNTAX_ERROR)"),
+        ([], ["--topic", "a", "--selector", "JMSPriority > 1 AND " * 600 + "1 = 1"],
+         "MQRC 2459 (MQRC_SELECTOR_SYNTAX_ERROR): the selector is longer than 10240 characters"),
     ],
 )  # fmt: skip
 def test_get_topic_refused_with_ibms_reason(mq: MQ, setup: list[str], args: list[str], reason: str) -> None:
@@ -172,6 +174,8 @@ def test_a_subscription_held_by_a_live_process_is_in_use(mq: MQ) -> None:
         (["--topic", "a", "--remove"], "--remove applies to --durable"),
         (["--topic", "a", "--browse"], "--browse of a topic needs --durable"),
         (["--topic", "a\x01"], "the topic string contains a control character"),
+        (["--topic", "a/" * 5200], "the topic string is longer than 10240 characters"),
+        (["--topic", "a", "--subname", "n" * 10241], "--subname: 1 to 10240 characters"),
         (["--topic", "a", "--wait", "soon"], "'soon' is not a number of seconds nor 'unlimited'"),
         (["--topic", "a", "--wait", "-1"], "give 0 or more seconds, or 'unlimited'"),
     ],

@@ -48,6 +48,7 @@ from mqtool.engine.core.reasons import (
     PUBSUB_INHIBITED,
     Q_MGR_NOT_AVAILABLE,
     RETAINED_NOT_DELIVERED,
+    SELECTOR_SYNTAX_ERROR,
     SUB_ALREADY_EXISTS,
     SUB_INHIBITED,
     SUB_NAME_ERROR,
@@ -72,6 +73,7 @@ MANAGED_NDURABLE = "SYSTEM.MANAGED.NDURABLE."
 MANAGED = "SYSTEM.MANAGED."
 API_NAME = "API."  # a non-durable subscription made without a name: API. and its SUBID's last 16 hex digits
 NAME_MAX = 10240  # MQ_SUB_NAME_LENGTH
+SELECTOR_MAX = 10240  # MQ_SELECTOR_LENGTH, as DEFINE SUB's SELECTOR
 NO_CONNECTION = "0" * 48  # ACTCONN of a subscription no connection holds
 _CONN_MARK = "D4D8E3D3"  # "MQTL" in EBCDIC: the connections of mqtool's processes
 # The connection number of this process per store and system (one connection holds all
@@ -298,6 +300,8 @@ def subscribe(
         topics.check_topic(request.topic, publishing=False)
     except topics.TopicError as error:
         raise MQError(TOPIC_STRING_ERROR, str(error)) from None
+    if len(request.selector) > SELECTOR_MAX:
+        raise MQError(SELECTOR_SYNTAX_ERROR, f"the selector is longer than {SELECTOR_MAX} characters")
     if request.selector.strip():
         try:
             compile_selector(request.selector)
