@@ -69,10 +69,10 @@ DIRECTIVES: dict[str, DirectiveSpec] = {
     ),
     "get": DirectiveSpec(
         "mqtool.workload:do_get",
-        ".get QUEUE [count=N|all] [browse=yes]",
-        "get (or browse) messages (also msgid= correlid= syncpoint=no dynamic=NAME*); prints a one-line summary "
-        "per message",
-        ("count", "browse", "msgid", "correlid", "syncpoint", "dynamic"),
+        ".get QUEUE|topic=STRING [count=N|all] [browse=yes]",
+        "get (or browse) messages, or the publications of the session's subscription on a z/OS topic string "
+        "(also msgid= correlid= syncpoint=no dynamic=NAME*); prints a one-line summary per message",
+        ("count", "browse", "msgid", "correlid", "syncpoint", "dynamic", "topic"),
         arguments="mqtool.workload:parse_get",
     ),
     "open": DirectiveSpec(
@@ -88,6 +88,21 @@ DIRECTIVES: dict[str, DirectiveSpec] = {
         ".close QUEUE",
         "MQCLOSE a queue that .open holds (a temporary dynamic queue is deleted)",
         arguments="mqtool.workload:parse_close",
+    ),
+    "subscribe": DirectiveSpec(
+        "mqtool.subscribing:do_subscribe",
+        ".subscribe topic=STRING [name=NAME] [durable=yes] [new=yes] [selector='...']",
+        "subscribe to a z/OS topic string as an application does (MQSUB, managed queue); the session holds it "
+        "until .unsubscribe or its end",
+        ("topic", "name", "durable", "new", "selector"),
+        arguments="mqtool.subscribing:parse_subscribe",
+    ),
+    "unsubscribe": DirectiveSpec(
+        "mqtool.subscribing:do_unsubscribe",
+        ".unsubscribe topic=STRING|name=NAME [remove=yes]",
+        "close a subscription the session holds: a non-durable one ends; a durable one stays unless remove=yes",
+        ("topic", "name", "remove"),
+        arguments="mqtool.subscribing:parse_unsubscribe",
     ),
     "console": DirectiveSpec(
         "mqtool.workload:do_console",
@@ -160,6 +175,18 @@ def _load(target: str) -> Callable[..., Any]:
     module_name, function_name = target.split(":")
     function: Callable[..., Any] = getattr(importlib.import_module(module_name), function_name)
     return function
+
+
+def engine_system(session: Session, directive: Directive, current: SystemRecord | None) -> SystemRecord | Response:
+    """The current system, when it has a queue manager the engine runs (z/TPF or z/OS);
+    else the refusal of a directive that needs one."""
+    from mqtool.engine.platforms import PLATFORMS
+
+    if current is None or current.platform not in PLATFORMS:
+        response = Response(status=FAILED)
+        response.add("MQT0003E", name=directive.name, reason="needs a current system; .system NAME chooses one")
+        return response
+    return current
 
 
 def usage_error(directive: Directive, reason: str) -> Response:

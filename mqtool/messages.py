@@ -254,6 +254,23 @@ CATALOGUE: dict[str, Entry] = {
         "mqtool put --topic, .put topic= (z/OS): each publication went, in its unit of work, to every matching "
         "subscription's destination; the copies are counted (publish/subscribe, bread-pubsub).",
     ),
+    # subscriptions that applications make (mqtool get --topic, .subscribe, .unsubscribe; pubsub-more)
+    "MQT0160I": Entry(
+        "Subscribed to topic '{topic}': {kind} subscription {name}, SUBID {subid}; publications arrive on "
+        "{queue}{retained}",
+        "An application's subscription (MQSUB) was made or, durable, taken up again: its name, SUBID and the "
+        "managed queue the publications arrive on; a new one first receives the retained publications it matches.",
+    ),
+    "MQT0161I": Entry(
+        "Subscription {name} ended{queue}",
+        "MQCLOSE of a non-durable subscription (or of a durable one with remove): it is removed, with its managed "
+        "queue and the messages still on it.",
+    ),
+    "MQT0162I": Entry(
+        "Subscription {name} closed; it stays (durable) with its queue {queue}{left}",
+        "MQCLOSE of a durable subscription: it goes on receiving publications on its queue until taken up again "
+        "or removed (DELETE SUB, or remove).",
+    ),
     "MQT0110I": Entry(
         "{verb} {queue} message {number}: MSGID {msgid}, {length} bytes{stored}, {persistence}, "
         "priority {priority}{swept}{data}",

@@ -88,6 +88,12 @@ class Session:
         self._quiet_until = -math.inf  # no timer falls due before this instant ...
         self._quiet_generation: tuple[int, int] | None = None  # ... unless the timers changed
 
+    def close(self) -> None:
+        """The session ends: the subscriptions it holds (`.subscribe`) are closed, so the
+        non-durable ones end with it (mqtool/subscribing.py)."""
+        if self.state.get("subscriptions"):
+            _module("mqtool.subscribing").close_all(self)
+
     # -- systems ----------------------------------------------------------------
     def systems(self) -> list[SystemRecord]:
         """The systems of the complex, read again only when the systems table may have
@@ -190,12 +196,14 @@ class Session:
         """Catches up on timers due since the last command (SPEC section 8); returns how
         many timer runs happened. Costs no query while the earliest timer is still in
         the future and nothing (this session, another process) has changed the timers
-        since the last look."""
-        now = self.clock.timestamp()
-        if now < self._quiet_until and self.store.generation() == self._quiet_generation:
-            return 0
+        since the last look (nor while nobody holds a subscription: the clean-up after
+        subscribers that ended comes first, engine/tick.py)."""
         from mqtool.engine import tick
 
+        now = self.clock.timestamp()
+        if now < self._quiet_until and self.store.generation() == self._quiet_generation:
+            tick.reap_subscribers(self.store)
+            return 0
         runs = tick.tick(self.store, self.clock, now)
         generation = self.store.generation()
         with self.store.transaction(write=False) as tx:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mqtool.clock import Clock, ClockError, parse_duration
+from mqtool.directives import engine_system as _engine_system
 from mqtool.engine import payload as payload_module
 from mqtool.engine.core import mqtm
 from mqtool.engine.core.dynamic import DEFAULT_DYNAMIC_NAME, dynamic_name
@@ -27,7 +28,7 @@ from mqtool.engine.core.message import (
 from mqtool.engine.core.reasons import NO_MSG_AVAILABLE, UNKNOWN_OBJECT_NAME, MQError, describe
 from mqtool.engine.core.resolve import resolve
 from mqtool.engine.core.streams import get_stream, put_stream
-from mqtool.engine.platforms import PLATFORMS, NoPubSub, model, open_queue, open_topic
+from mqtool.engine.platforms import NoPubSub, model, open_queue, open_topic
 from mqtool.messages import ECHO
 from mqtool.response import FAILED, SYNTAX, Response
 from mqtool.sizes import SizeError, parse_size
@@ -180,15 +181,6 @@ class PutTally:
 
 
 # -- directives --------------------------------------------------------------------
-def _engine_system(session: Session, directive: Directive, current: SystemRecord | None) -> SystemRecord | Response:
-    """The current system, when it has a queue manager the engine runs (z/TPF or z/OS)."""
-    if current is None or current.platform not in PLATFORMS:
-        response = Response(status=FAILED)
-        response.add("MQT0003E", name=directive.name, reason="needs a current system; .system NAME chooses one")
-        return response
-    return current
-
-
 def _usage(directive: Directive, reason: str) -> Response:
     response = Response(status=SYNTAX)
     response.add("MQT0003E", name=directive.name, reason=reason)
@@ -542,24 +534,34 @@ class GetRequest:
     selector: Selector
     syncpoint: bool
     dynamic: str = DEFAULT_DYNAMIC_NAME  # DynamicQName, when the queue is a model queue
+    topic: str | None = None  # get the publications of a subscription on this topic string
 
 
 def parse_get(directive: Directive) -> GetRequest:
     """Reads the arguments of `.get` (WorkloadError saying what is wrong), for the run
     and for its check."""
-    if len(directive.args) != 1:
-        raise WorkloadError("usage: .get QUEUE [count=N|all] [browse=yes] [syncpoint=no]")
+    topic = directive.options.get("topic")
+    if len(directive.args) != (0 if topic is not None else 1):
+        raise WorkloadError("usage: .get QUEUE|topic=STRING [count=N|all] [browse=yes] [syncpoint=no]")
+    if topic is not None:
+        from mqtool.engine.core.topics import TopicError, check_topic
+
+        try:
+            check_topic(topic, publishing=False)
+        except TopicError as error:
+            raise WorkloadError(f"topic={topic}: {error}") from None
     raw_count = directive.options.get("count", "1").strip().lower()
     count = None if raw_count == "all" else _integer(directive, "count", 1) or 1
     msgid, correlid = _ids(directive)
     syncpoint = _yes_no(directive, "syncpoint")
     return GetRequest(
-        directive.args[0].upper(),
+        directive.args[0].upper() if topic is None else f"topic '{topic}'",
         count,
         bool(_yes_no(directive, "browse")),
         Selector(msgid, correlid),
         True if syncpoint is None else syncpoint,
         _dynamic(directive),
+        topic,
     )
 
 
@@ -576,11 +578,33 @@ def do_get(session: Session, directive: Directive, current: SystemRecord | None)
         return _usage(directive, str(error))
     queue, count, browse = request.queue, request.count, request.browse
     verb = "Browsed" if browse else "Got"
-    handle = open_queue(session.store, session.clock, system.name, queue, system.platform)
-    handle.dynamic_name = request.dynamic
     response = Response()
     emit = session.emit
     number = [0]
+    temporary = None  # a subscription made for this .get alone (the session held none on the topic)
+    source = queue
+    if request.topic is not None:
+        from mqtool import subscribing
+        from mqtool.engine.core.subscriptions import Request
+
+        held = subscribing.held_on(session, system.name, request.topic)
+        if held is None:
+            made = subscribing.subscribe(session, system, Request(request.topic))
+            if isinstance(made, MQError):
+                response.status = FAILED
+                response.add("MQT0120E", action="Subscribe to", queue=queue, reason=str(made))
+                return response
+            told = Response()
+            told.add("MQT0160I", **subscribing.subscribed_fields(made))
+            if emit is None:
+                response.messages += told.messages
+            else:
+                for text in session._finish(told, None).lines:
+                    emit(text)
+            held = temporary = made
+        source = held.queue
+    handle = open_queue(session.store, session.clock, system.name, source, system.platform)
+    handle.dynamic_name = request.dynamic
 
     def deliver(message: Message) -> None:
         number[0] += 1
@@ -593,9 +617,16 @@ def do_get(session: Session, directive: Directive, current: SystemRecord | None)
         for text in session._finish(line, None).lines:
             emit(text)
 
-    result = get_stream(handle, deliver, count, request.selector, browse, syncpoint=request.syncpoint)
+    try:
+        result = get_stream(handle, deliver, count, request.selector, browse, syncpoint=request.syncpoint)
+    finally:
+        if temporary is not None:
+            ended = subscribing.close(session, system, temporary)
     action = "Browse of" if browse else "Get from"
-    if result.error is not None:
+    if result.error is not None and request.topic is not None:
+        response.status = FAILED  # a subscription's queue is the queue manager's to make: no DEFINE hint
+        response.add("MQT0120E", action=action, queue=queue, reason=str(result.error))
+    elif result.error is not None:
         response.status = FAILED
         _refusal(response, action, queue, system, result.error)
     elif count is None:
@@ -603,6 +634,8 @@ def do_get(session: Session, directive: Directive, current: SystemRecord | None)
     elif result.count < count:
         response.status = FAILED
         response.add("MQT0120E", action=action, queue=queue, reason=describe(NO_MSG_AVAILABLE))
+    if temporary is not None:
+        response.messages += ended.messages
     return response
 
 

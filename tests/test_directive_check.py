@@ -29,7 +29,17 @@ BAD = {
     ".get Q1 count=0": "MQT0003E Directive .get: count=0 is out of range (1 or more)",
     ".get Q1 browse=perhaps": "MQT0003E Directive .get: browse=perhaps must be yes or no",
     ".get Q1 syncpoint=sometimes": "MQT0003E Directive .get: syncpoint=sometimes must be yes or no",
-    ".get": "MQT0003E Directive .get: usage: .get QUEUE [count=N|all] [browse=yes] [syncpoint=no]",
+    ".get": "MQT0003E Directive .get: usage: .get QUEUE|topic=STRING [count=N|all] [browse=yes] [syncpoint=no]",
+    ".get Q1 topic=a": "MQT0003E Directive .get: usage: .get QUEUE|topic=STRING [count=N|all] [browse=yes] "
+    "[syncpoint=no]",
+    ".subscribe": "MQT0003E Directive .subscribe: usage: .subscribe topic=STRING [name=NAME] [durable=yes] [new=yes] "
+    "[selector='...']",
+    ".subscribe topic=a durable=yes": "MQT0003E Directive .subscribe: durable=yes needs name=NAME (a durable "
+    "subscription is found again by its name)",
+    ".subscribe topic=a new=often": "MQT0003E Directive .subscribe: new=often must be yes or no",
+    ".unsubscribe": "MQT0003E Directive .unsubscribe: usage: .unsubscribe topic=STRING|name=NAME [remove=yes]",
+    ".unsubscribe topic=a name=b": "MQT0003E Directive .unsubscribe: usage: .unsubscribe topic=STRING|name=NAME "
+    "[remove=yes]",
     ".console everything": "MQT0003E Directive .console: usage: .console [all]",
 }
 

@@ -98,6 +98,10 @@ def served(tmp_path: Path) -> Iterator[Served]:
 
 @pytest.fixture
 def served_https(tmp_path: Path) -> Iterator[Served]:
+    yield from serve_https(tmp_path)
+
+
+def serve_https(tmp_path: Path) -> Iterator[Served]:
     """An https listener whose certificate a CA made here (trustme) signed."""
     import trustme
 

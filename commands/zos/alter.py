@@ -78,7 +78,7 @@ def handle(ctx: Any, req: Any) -> Response:
         return problem
     found.attrs = attrs
     found.altered = ctx.now
-    pubsub.altered(found, given, ctx.now)
+    pubsub.altered(found, given, ctx.now, tx)
     tx.put_object(found)
     if obj == "QLOCAL" and REARMING.intersection(given):
         # Re-armed (TRIGGER again after a DEPTH trigger, GET enabled ...) with messages

@@ -18,6 +18,7 @@ import re
 from typing import Any
 
 from mqtool.definitions import ExportLine
+from mqtool.engine.core.subscriptions import is_runtime
 from mqtool.state import ObjectRecord, SystemRecord, Transaction
 
 from . import QUEUE_TYPES, manager, object_spec
@@ -119,7 +120,8 @@ def lines(tx: Transaction, system: SystemRecord, all_attributes: bool = False) -
             "AUTHINFO",
         )
         for r in tx.objects(system.name, type_)
-        if not r.name.startswith("SYSTEM.MANAGED.")  # a managed subscription's queue: DEFINE SUB makes it
+        # a managed subscription's queue (DEFINE SUB makes it), an application's subscription
+        if not is_runtime(r)
     }
     out: list[ExportLine] = []
     late: list[ExportLine] = []  # the system default objects
@@ -171,7 +173,7 @@ def lines(tx: Transaction, system: SystemRecord, all_attributes: bool = False) -
     # Topic objects, then the subscriptions that name them and their queues.
     deleted(("SUB", "TOPIC"))
     emit(of_type("TOPIC"))
-    emit([r for r in of_type("SUB") if r.status.get("subtype", "ADMIN") == "ADMIN"])
+    emit(of_type("SUB"))
     out += late
     out += _chlauth(tx, system, cpf, all_attributes)
     # A storage class goes once no queue (default objects included) names it, a page set

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from mqtool.engine.core import topics
+from mqtool.engine.core import subscriptions, topics
+from mqtool.engine.core.model import TopicEvent
 from mqtool.engine.core.pubsub import deliver_retained, figures, retained_topics, route_to
 from mqtool.engine.core.reasons import (
     DURABILITY_NOT_ALLOWED,
     INVALID_DESTINATION,
     SUB_INHIBITED,
+    SUBSCRIPTION_IN_USE,
     TOPIC_STRING_ERROR,
     MQError,
 )
@@ -32,9 +34,8 @@ STATUS_OBJECTS = ("TPSTATUS", "SBSTATUS", "PUBSUB")
 TOPICSTR_ALREADY_EXISTS = 3300
 TOPIC_STRING_NOT_FOUND = 3308
 PUBSUB_INHIBITED_CF = 3318
-NO_CONNECTION = "0" * 48  # ACTCONN of a subscription or publisher no connection holds
+NO_CONNECTION = subscriptions.NO_CONNECTION  # ACTCONN of a subscription or publisher no connection holds
 DETAIL_CSECT = "CSQMDRTC"
-MANAGED_PREFIX = "SYSTEM.MANAGED.DURABLE."
 
 
 def code(reason: int) -> str:
@@ -170,12 +171,7 @@ def _check_sub(ctx: Any, req: Any, name: str, attrs: dict[str, Any], before: Obj
 
 
 def _node_of(topic: str, attrs: dict[str, Any]) -> str:
-    """The node whose attributes govern a (wildcard) subscription: the levels before
-    the first wildcard."""
-    first = topics.first_wildcard_level(topic, str(attrs.get("WSCHEMA", "TOPIC")))
-    if first is None:
-        return topic
-    return topics.SEPARATOR.join(topics.levels(topic)[:first])
+    return subscriptions.governing_node(topic, str(attrs.get("WSCHEMA", "TOPIC")))
 
 
 def define(ctx: Any, req: Any, record: ObjectRecord, existing: ObjectRecord | None) -> Response:
@@ -186,7 +182,7 @@ def define(ctx: Any, req: Any, record: ObjectRecord, existing: ObjectRecord | No
     if record.type == "SUB" and record.name != topics.DEFAULT_SUB:
         status = dict(existing.status) if existing is not None else {}
         if "subid" not in status:
-            status["subid"] = _new_subid(ctx)
+            status["subid"] = subscriptions.new_subid(tx, ctx.system.name)
         status |= {
             "topic": full_topic(ctx, record.attrs) or "",
             "durable": "YES",
@@ -203,22 +199,17 @@ def define(ctx: Any, req: Any, record: ObjectRecord, existing: ObjectRecord | No
     if record.type == "SUB" and record.name != topics.DEFAULT_SUB:
         from mqtool.engine.platforms import model
 
+        chosen = model(ctx.system.platform)
         try:
-            deliver_retained(tx, tx.store, ctx.clock, ctx.system.name, model(ctx.system.platform), record)
+            delivered = deliver_retained(tx, tx.store, ctx.clock, ctx.system.name, chosen, record)
         except MQError as error:
             return refuse(req, "CSQM181E", code(error.reason), keyword="DEST", value=record.attrs.get("DEST"),
                           reason=f"THE RETAINED PUBLICATION CANNOT BE PUT: {error.name}")  # fmt: skip
+        subscriptions.watch_expiry(tx, record)
+        if existing is None:
+            qmgr = manager(tx, ctx.system, ctx.now)
+            chosen.topic_event(tx, ctx.system.name, qmgr, TopicEvent("subscribe", "ADMIN", True, delivered=delivered))
     return reply(req)
-
-
-def _new_subid(ctx: Any) -> str:
-    """A SUBID: the queue manager's mark and name and a number kept in the store, 48
-    hex digits, unique in the store and the same on every run."""
-    tx = ctx.tx
-    tx.conn.execute("UPDATE engine_config SET handles = handles + 1")
-    number = int(tx.conn.execute("SELECT handles FROM engine_config").fetchone()[0])
-    name = ctx.system.name.encode("ascii", "replace")[:12].ljust(12, b" ")
-    return (b"CSQ " + name + b"SUB " + number.to_bytes(4, "big")).hex().upper()
 
 
 def _managed_queue(ctx: Any, req: Any, record: ObjectRecord) -> Response | None:
@@ -230,22 +221,23 @@ def _managed_queue(ctx: Any, req: Any, record: ObjectRecord) -> Response | None:
         return None
     topic = str(record.status.get("topic") or "")
     node = topics.resolve(_node_of(topic, record.attrs), topic_objects(ctx.tx, ctx.system.name))
-    model_name = str(node.attrs.get("MDURMDL") or "")
-    model_queue = ctx.tx.get_object(ctx.system.name, "QMODEL", model_name)
-    if model_queue is None:
-        return refuse(req, "CSQM181E", code(INVALID_DESTINATION), keyword="MDURMDL", value=model_name,
-                      reason="THE TOPIC'S DURABLE MODEL QUEUE DOES NOT EXIST")  # fmt: skip
-    name = MANAGED_PREFIX + str(record.status["subid"])[-16:]
-    attrs = {k: v for k, v in model_queue.attrs.items() if k != "DEFTYPE"}
-    ctx.tx.put_object(ObjectRecord(ctx.system.name, "QLOCAL", name, attrs, {}, ctx.now, ctx.now))
-    record.status["managed"] = name
+    try:
+        template = subscriptions.model_for(ctx.tx, ctx.system.name, node, durable=True)
+    except MQError as error:
+        return refuse(req, "CSQM181E", code(INVALID_DESTINATION), keyword="MDURMDL",
+                      value=str(node.attrs.get("MDURMDL") or ""), reason=error.detail.upper())  # fmt: skip
+    subid = str(record.status["subid"])
+    record.status["managed"] = subscriptions.managed_queue(ctx.tx, ctx.system.name, "QLOCAL", template, subid, True,
+                                                           ctx.now)  # fmt: skip
     return None
 
 
-def altered(record: ObjectRecord, given: dict[str, Any], now: float) -> None:
-    """ALTER SUB: a new EXPIRY counts from now."""
+def altered(record: ObjectRecord, given: dict[str, Any], now: float, tx: Any = None) -> None:
+    """ALTER SUB: a new EXPIRY counts from now (and the subscription ends when it passes)."""
     if record.type == "SUB" and "EXPIRY" in given:
         record.status["expiry_from"] = now
+        if tx is not None:
+            subscriptions.watch_expiry(tx, record)
 
 
 def delete_sub(ctx: Any, req: Any) -> Response:
@@ -258,13 +250,12 @@ def delete_sub(ctx: Any, req: Any) -> Response:
     record = _sub_named(ctx, req)
     if record is None:
         return not_found(req, "SUB", req.name or str(req.get("SUBID")))
-    managed = str(record.status.get("managed") or "")
-    if managed:
-        from mqtool.state import messages as runs
+    if subscriptions.holder(tx, system.name, record.name) is not None:
+        return refuse(req, "CSQM181E", code(SUBSCRIPTION_IN_USE), keyword="SUB", value=record.name,
+                      reason="AN APPLICATION HOLDS THE SUBSCRIPTION OPEN")  # fmt: skip
+    from mqtool.engine.platforms import model
 
-        runs.clear(tx.conn, system.name, managed)
-        tx.delete_object(system.name, "QLOCAL", managed)
-    tx.delete_object(system.name, "SUB", record.name)
+    subscriptions.end(tx, system.name, model(system.platform), record)
     return reply(req)
 
 
@@ -338,12 +329,13 @@ def computed(ctx: Any, obj: str, record: ObjectRecord) -> dict[str, Any]:
     resumed = date_time(system, float(status.get("resumed", record.created)))
     count, last = figures(ctx.tx, system.name, "SUB").get(record.name, (0, 0.0))
     delivered = date_time(system, last) if count else ("", "")
+    held = subscriptions.holder(ctx.tx, system.name, record.name)
     values |= {
         "RESMDATE": resumed[0],
         "RESMTIME": resumed[1],
         "LMSGDATE": delivered[0],
         "LMSGTIME": delivered[1],
-        "ACTCONN": NO_CONNECTION,
+        "ACTCONN": NO_CONNECTION if held is None else subscriptions.connection_id(system.name, held),
         "NUMMSGS": count,
         "SUBUSER": str(record.attrs.get("SUBUSER") or ""),
         "TOPICSTR": topic,

@@ -22,6 +22,7 @@ from typing import Any
 
 from mqtool import tables
 from mqtool.apply.document import Document, DocumentError, Problem
+from mqtool.engine.core.subscriptions import is_runtime
 from mqtool.state import ObjectRecord, Store, SystemRecord, Transaction
 
 CREATED, UPDATED, UNCHANGED, DELETED = "CREATED", "UPDATED", "UNCHANGED", "DELETED"
@@ -324,7 +325,11 @@ def _system(
             action.text = _alter_line(name, existing, record, changed)
             result.actions.append(action)
             result.outcomes.append(Outcome(name, SYSTEM, name, UPDATED, changed, [action]))
-        current = {(r.type, r.name): dict(r.attrs) for r in tx.objects(name) if dialect.knows(r.type)}
+        # What applications make and take away again (their subscriptions, managed queues)
+        # is not configuration: neither compared nor pruned.
+        current = {
+            (r.type, r.name): dict(r.attrs) for r in tx.objects(name) if dialect.knows(r.type) and not is_runtime(r)
+        }
         depths = {row[0]: int(row[1]) for row in tx.conn.execute(
             "SELECT queue, depth FROM queue_figures WHERE system = ?", (name,))}  # fmt: skip
         depth = lambda queue: depths.get(queue, 0)  # noqa: E731

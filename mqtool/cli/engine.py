@@ -3,9 +3,11 @@ and its console from the command line."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
@@ -83,13 +85,14 @@ def _line(msg_id: str, **fields: Any) -> str:
     return f"{msg_id} {messages.text(msg_id, fields)}"
 
 
-def _refused(action: str, queue: str, system: Any, error: Any, note: str = "") -> None:
-    """MQT0120E for a refusal, and for MQRC 2085 the command that defines the queue."""
+def _refused(action: str, queue: str, system: Any, error: Any, note: str = "", hint: bool = True) -> None:
+    """MQT0120E for a refusal, and for MQRC 2085 the command that defines the queue
+    (unless `hint` is false: a subscription's queue is the queue manager's to make)."""
     from mqtool.engine.core.reasons import UNKNOWN_OBJECT_NAME
     from mqtool.workload import define_command
 
     click.echo(_line("MQT0120E", action=action, queue=queue, reason=f"{error}{note}"), err=True)
-    if error.reason == UNKNOWN_OBJECT_NAME:
+    if error.reason == UNKNOWN_OBJECT_NAME and hint:
         command = f"mqtool cmd '{define_command(system, queue)}'"
         click.echo(_line("MQT0153I", queue=queue, system=system.name, command=command), err=True)
 
@@ -448,9 +451,35 @@ class GetCount(click.ParamType):
         self.fail(f"{shown!r} is neither a whole number 1 or more nor all", param, ctx)
 
 
+class _WaitType(click.ParamType):
+    """Seconds to wait for a message, or `unlimited` (MQWI_UNLIMITED)."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        if isinstance(value, float | int):
+            return float(value)
+        text = str(value).strip().lower()
+        if text in ("unlimited", "forever"):
+            return float("inf")
+        try:
+            seconds = float(text)
+        except ValueError:
+            self.fail(f"{value!r} is not a number of seconds nor 'unlimited'", param, ctx)
+        if not seconds >= 0 or seconds == float("inf"):
+            self.fail(f"{value!r}: give 0 or more seconds, or 'unlimited'", param, ctx)
+        return seconds
+
+
 @click.command(context_settings=CONTEXT)
-@click.argument("queue")
+@click.argument("queue", required=False)
 @_system_option
+@click.option("--topic", metavar="STRING", help="Subscribe to this topic string instead (z/OS; # and + wildcards).")
+@click.option("--durable", is_flag=True, help="With --topic: a durable subscription (--subname), kept when get ends.")
+@click.option("--subname", metavar="NAME", help="With --topic: the subscription's name (made, or resumed if durable).")
+@click.option("--new-only", is_flag=True, help="With --topic: no retained publications (MQSO_NEW_PUBLICATIONS_ONLY).")
+@click.option("--selector", metavar="TEXT", help="With --topic: only publications this SQL92 selector picks.")
+@click.option("--remove", "remove_sub", is_flag=True, help="With --durable: end the subscription when get ends.")
 @click.option("--browse", is_flag=True, help="Browse: leave the messages on the queue.")
 @click.option(
     "--count",
@@ -458,7 +487,9 @@ class GetCount(click.ParamType):
     help="Messages to get: a number, or all (the same as --all, as .get count=all) [1].",
 )
 @click.option("--all", "all_messages", is_flag=True, help="Every message (until the queue is empty).")
-@click.option("--wait", type=click.FloatRange(0), default=0.0, metavar="SECONDS", help="Wait for messages to arrive.")
+@click.option(
+    "--wait", type=_WaitType(), default=0.0, metavar="SECONDS", help="Wait for messages to arrive (or 'unlimited')."
+)
 @click.option("--msgid", metavar="ID", help="Only messages with this message id.")
 @click.option("--correlid", metavar="ID", help="Only messages with this correlation id.")
 @click.option(
@@ -479,8 +510,14 @@ class GetCount(click.ParamType):
 @click.pass_obj
 def get(
     app: App,
-    queue: str,
+    queue: str | None,
     system_name: str | None,
+    topic: str | None,
+    durable: bool,
+    subname: str | None,
+    new_only: bool,
+    selector: str | None,
+    remove_sub: bool,
     browse: bool,
     count: int | str | None,
     all_messages: bool,
@@ -508,6 +545,21 @@ def get(
     it). A z/OS model queue's name opens a new, empty dynamic queue, as an MQOPEN does
     (2033 then; MQT0778I names the queue).
 
+    With --topic STRING (instead of QUEUE) get subscribes to the topic string on a z/OS
+    queue manager, as an application's MQSUB does, and gets the publications from the
+    subscription's managed queue (SYSTEM.MANAGED.NDURABLE.*, made from the topic's
+    MNDURMDL model queue) while it runs: --wait N waits up to N seconds for each next
+    one, --wait unlimited until Ctrl-C. A new subscription first receives the retained
+    publications it matches (--new-only: none). The subscription is non-durable: it ends
+    with the get, and its queue with it, also after Ctrl-C or SIGTERM; a get killed with
+    kill -9 leaves it until the next mqtool command, which removes it (as a queue
+    manager cleans up after a failed connection). DISPLAY SUB and SBSTATUS show it while
+    it lives (SUBTYPE(API), DURABLE(NO)). --durable --subname NAME makes (or takes up
+    again) a durable subscription: it stays when the get ends and keeps what is
+    published meanwhile for the next `get --topic ... --durable --subname NAME`;
+    --remove ends it too. The subscription's line (MQT0160I) and its end (MQT0161I,
+    MQT0162I) go to standard error.
+
     Exit status: 0 the messages asked for were got (with --all: however many), 1 fewer
     (MQRC 2033), the queue manager refused (MQRC reason) or a binary payload was not
     written to a terminal, 2 a bad option or a message that cannot be written.
@@ -522,6 +574,9 @@ def get(
       mqtool get TPFQ --browse --count 5
       mqtool get TPFQ
       mqtool get TPFQ --all --out ./got
+      mqtool --system CSQ1 get --topic 'Sports/#' --all --wait 60 &
+      mqtool --system CSQ1 put --topic Sports/Tennis --data '6-4'
+      mqtool --system CSQ1 get --topic 'Sports/#' --durable --subname SCORES --all
     """
     from mqtool.cli.delivery import BinaryOnTerminal, FolderSink, StreamSink
     from mqtool.engine.core.message import Message, Selector, format_id
@@ -535,9 +590,10 @@ def get(
         count, all_messages = None, True  # --count all is --all (and .get count=all)
     elif count is not None and all_messages:
         fail("give --count or --all, not both")
-    queue = queue.upper()
+    request = _subscription_request(queue, topic, durable, subname, new_only, selector, remove_sub, browse)
+    queue = queue.upper() if queue is not None else f"topic '{topic}'"
     wanted = None if all_messages else int(count or 1)
-    selector = Selector(_id_option("--msgid", msgid), _id_option("--correlid", correlid))
+    chosen = Selector(_id_option("--msgid", msgid), _id_option("--correlid", correlid))
     if out_dir is not None:
         try:
             out_dir.mkdir(parents=True, exist_ok=True)
@@ -545,8 +601,16 @@ def get(
             fail(f"cannot create {out_dir}: {exc.strerror or exc}")
     session = _engine_session(app, system_name)
     system = session.current_system()
-    handle = open_queue(session.store, session.clock, system.name, queue, system.platform)
-    handle.dynamic_name = _dynamic_pattern(dynamic_name)
+    subscribed = None
+    if request is not None:
+        # From here to the end of the command SIGTERM ends it like Ctrl-C: the
+        # subscription made next is closed on the way out.
+        click.get_current_context().with_resource(_terminated_as_exit())
+        subscribed = _subscribe(session, system, request, quiet)
+        handle = open_queue(session.store, session.clock, system.name, subscribed.queue, system.platform)
+    else:
+        handle = open_queue(session.store, session.clock, system.name, queue, system.platform)
+        handle.dynamic_name = _dynamic_pattern(dynamic_name)
     verb = "Browsed" if browse else "Got"
     action = "Browse of" if browse else "Get from"
     got = [0]  # messages handed on (and, for a get, committed)
@@ -583,7 +647,7 @@ def get(
             handle,
             deliver,
             wanted,
-            selector,
+            chosen,
             browse,
             wait,
             _ticker(session),
@@ -605,16 +669,114 @@ def get(
     except OSError as exc:
         summary()
         fail(f"cannot write a message to {where}: {exc.strerror or exc}; it stays on the queue")
+    finally:
+        if subscribed is not None:
+            _unsubscribe(session, system, subscribed, remove_sub, quiet)
     if handle.created is not None and not quiet:
         click.echo(_line("MQT0778I", queue=queue, purpose="input", route=route(handle)), err=True)
     if not quiet and (result.count or result.error is None):
         click.echo(_line("MQT0111I", verb=verb, messages=plural(result.count, "message"), queue=queue), err=True)
     if result.error is not None:
-        _refused(action, queue, system, result.error)
+        _refused(action, queue, system, result.error, hint=subscribed is None)
         sys.exit(EXIT_REFUSED)
     if wanted is not None and result.count < wanted:
         click.echo(_line("MQT0120E", action=action, queue=queue, reason=describe(NO_MSG_AVAILABLE)), err=True)
         sys.exit(EXIT_REFUSED)
+
+
+def _subscription_request(
+    queue: str | None,
+    topic: str | None,
+    durable: bool,
+    subname: str | None,
+    new_only: bool,
+    selector: str | None,
+    remove_sub: bool,
+    browse: bool,
+) -> Any:
+    """The MQSUB that `get --topic` makes (None for a get from a queue); usage errors
+    for options that do not fit together."""
+    from mqtool.engine.core.subscriptions import NAME_MAX, Request
+    from mqtool.engine.core.topics import TopicError, check_topic
+
+    if (queue is None) == (topic is None):
+        fail("give a QUEUE or --topic STRING (one of them)")
+    if topic is None:
+        for flag, given in (("--durable", durable), ("--subname", subname is not None), ("--new-only", new_only),
+                            ("--selector", selector is not None), ("--remove", remove_sub)):  # fmt: skip
+            if given:
+                fail(f"{flag} applies to --topic only")
+        return None
+    try:
+        check_topic(topic, publishing=False)
+    except TopicError as error:
+        fail(f"--topic {topic!r}: {error}")
+    if durable and not (subname or "").strip():
+        fail("--durable needs --subname NAME (a durable subscription is found again by its name)")
+    if remove_sub and not durable:
+        fail("--remove applies to --durable (a non-durable subscription always ends with the get)")
+    if browse and not durable:
+        fail("--browse of a topic needs --durable (a non-durable subscription's messages go when it ends)")
+    if subname is not None and not 0 < len(subname) <= NAME_MAX:
+        fail(f"--subname: 1 to {NAME_MAX} characters")
+    return Request(topic, subname or "", durable, new_only, selector or "")
+
+
+def _subscribe(session: Any, system: Any, request: Any, quiet: bool) -> Any:
+    """MQSUB in a transaction of its own (MQT0160I on standard error); MQT0120E and exit
+    status 1 when refused, 2 on z/TPF."""
+    from mqtool.engine.core.reasons import MQError
+    from mqtool.engine.platforms import NoPubSub
+    from mqtool.subscribing import subscribe, subscribed_fields
+
+    made = subscribe(session, system, request)
+    if isinstance(made, NoPubSub):
+        fail(made.detail)
+    if isinstance(made, MQError):
+        _refused("Subscribe to", f"topic '{request.topic}'", system, made)
+        sys.exit(EXIT_REFUSED)
+    if not quiet:
+        click.echo(_line("MQT0160I", **subscribed_fields(made)), err=True)
+    return made
+
+
+def _unsubscribe(session: Any, system: Any, subscribed: Any, remove_sub: bool, quiet: bool) -> None:
+    """MQCLOSE of the subscription (MQT0161I or MQT0162I on standard error)."""
+    from mqtool.subscribing import close
+
+    try:
+        response = close(session, system, subscribed, remove_sub)
+    except Exception:
+        return  # the store failed: the next command's clean-up removes a non-durable subscription
+    if not quiet or not response.ok:
+        for message in response.messages:
+            click.echo(_line(message.id, **message.fields), err=True)
+
+
+class _Terminated(SystemExit):
+    """SIGTERM during a get from a topic: ends the get like Ctrl-C does, so that its
+    subscription is closed on the way out (status 143, as the signal gives)."""
+
+
+@contextlib.contextmanager
+def _terminated_as_exit() -> Iterator[None]:
+    """SIGTERM raises _Terminated once (a second one while closing is ignored)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    raised = [False]
+
+    def stop(signum: int, frame: Any) -> None:
+        if raised[0]:
+            return
+        raised[0] = True
+        raise _Terminated(128 + signal.SIGTERM)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 # -- serve and console -------------------------------------------------------------

@@ -176,6 +176,7 @@ def describe(app: App, selection: Selection) -> dict[str, Any]:
     from mqtool.apply.schema import MORE_TABLES
     from mqtool.cli.system import qmgr_name
     from mqtool.commands.ztpf_mq.export import attributes
+    from mqtool.engine.core.subscriptions import is_runtime
 
     systems: dict[str, Any] = {}
     with app.store.transaction(write=False) as tx:
@@ -191,9 +192,12 @@ def describe(app: App, selection: Selection) -> dict[str, Any]:
             objects: dict[str, dict[str, Any]] = {}
             for record in tx.objects(system.name):
                 # Definitions only: run-time records such as a started HTTP server's
-                # options in force are not objects of the dialect (its files configure it).
+                # options in force are not objects of the dialect (its files configure it),
+                # nor are applications' subscriptions and managed subscription queues.
                 owner = next((t for t in (table, *more) if record.type in t.objects), None)
                 if owner is None or not selection.wants(system.platform, record.type, record.name):
+                    continue
+                if is_runtime(record):
                     continue
                 base = owner.defaults(record.type)
                 if system.platform == "ztpf" and record.type == "CHL":

@@ -155,9 +155,14 @@ class App:
         wanted = system or self.system
         if wanted is not None:
             session.current = find_system(session.systems(), wanted).name
+        self._closers.append(session.close)
         return session
 
     def close(self) -> None:
+        """The command ends: its sessions close (the subscriptions they hold end), then the store."""
+        for closer in self._closers:
+            closer()
+        self._closers.clear()
         if self._store is not None:
             self._store.close()
 

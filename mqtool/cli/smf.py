@@ -138,6 +138,33 @@ LOG_FIELDS: tuple[str, ...] = (
     "switch_more", "switch_pages", "records", "original", "written", "comp_requests", "comp_original",
     "comp_written", "full_waits", "rba",
 )  # fmt: skip
+# The topic manager's record (QTST) and the publish/subscribe counts of the message
+# manager's (QMST): key (IBM's field name, an array's element after _), label.
+TOPIC_FIELDS: tuple[tuple[str, str], ...] = (
+    ("QTSTSTOT", "Subscription requests"),
+    ("QTSTSDUR", "Durable subscription requests"),
+    ("QTSTSHIG_API", "Subscriptions high water, API"),
+    ("QTSTSHIG_ADMIN", "Subscriptions high water, ADMIN"),
+    ("QTSTSHIG_PROXY", "Subscriptions high water, PROXY"),
+    ("QTSTSLOW_API", "Subscriptions low water, API"),
+    ("QTSTSLOW_ADMIN", "Subscriptions low water, ADMIN"),
+    ("QTSTSLOW_PROXY", "Subscriptions low water, PROXY"),
+    ("QTSTSEXP", "Subscriptions expired"),
+    ("QTSTTMSG", "Messages put to subscriber queues"),
+    ("QTSTSPHW", "Most subscribers of one publication"),
+    ("QTSTPTOT_API", "Publication requests, API"),
+    ("QTSTPTOT_ADMIN", "Publication requests, ADMIN"),
+    ("QTSTPTOT_PROXY", "Publication requests, PROXY"),
+    ("QTSTPTHI", "Publish high water (copies)"),
+    ("QTSTPTLO", "Publish low water (copies)"),
+    ("QTSTPNOS", "Publications to no subscriber"),
+    ("QTSTETHW", "Longest publish (seconds)"),
+    ("QTSTETTO", "Total publish time (seconds)"),
+    ("QMSTSUB", "MQSUB requests"),
+    ("QMSTSUBR", "MQSUBRQ requests"),
+    ("QMSTPUBS", "Publications"),
+)
+TOPIC_LABEL_WIDTH = 52
 ZHYPERLINK_WORDS = {
     "OFF": "not used",
     "SYNC": "synchronous",
@@ -518,4 +545,57 @@ def log_command(app: App, system_name: str | None, fmt: str) -> None:
         )
         return
     blocks = [_log_text(system, times, start, end, figures) for start, end, figures in records]
+    _emit([line for block in blocks for line in [*block, ""]][:-1])
+
+
+def _topic_text(system: Any, times: _Times, start: float, end: float, figures: dict[str, Any]) -> list[str]:
+    lines = _header(system, times, start, end)
+    for key, label in TOPIC_FIELDS:
+        value = figures.get(key, 0)
+        if isinstance(value, float):
+            value = f"{value:.6f}"
+        lines.append(f"{key.split('_')[0] + ' ' + label:.<{TOPIC_LABEL_WIDTH}}{value}")
+    return lines
+
+
+@smf.command(name="topic", context_settings=_CONTEXT)
+@click.option("--system", "system_name", metavar="NAME", help="The z/OS system [the current one, or the first].")
+@click.option("--format", "fmt", type=FORMATS, default="text", show_default=True, help="Output format.")
+@click.pass_obj
+def topic_command(app: App, system_name: str | None, fmt: str) -> None:
+    """Publish/subscribe statistics per interval: the topic manager's record (SMF 115
+    subtype 2, QTST) and the publish/subscribe counts of the message manager's (QMST),
+    collected while a STAT trace runs class 1, with IBM's field names: subscription
+    requests (QTSTSTOT, durable QTSTSDUR), the most and fewest subscriptions by type
+    (QTSTSHIG, QTSTSLOW), subscriptions expired (QTSTSEXP), messages put to subscriber
+    queues (QTSTTMSG), publications by type (QTSTPTOT) and to no subscriber (QTSTPNOS),
+    the most subscribers of one publication (QTSTSPHW), publish times (QTSTETHW,
+    QTSTETTO), MQSUB calls (QMSTSUB) and publications (QMSTPUBS). CSV has a column per
+    field, JSON a list of records.
+
+    \b
+    Examples:
+      mqtool cmd '-CSQ1 START TRACE(STAT) CLASS(1)'
+      mqtool smf topic
+      mqtool smf topic --system CSQ1 --format json
+    """
+    from mqtool.engine.zos.stats import topic_records
+
+    offset, system, found = _records(app, system_name, topic_records)
+    times = _Times(offset)
+    if fmt == "json":
+        click.echo(json.dumps([_entry(system, times, start, end) | figures for start, end, figures in found], indent=2))
+        return
+    if fmt == "csv":
+        rows = [[*_row(system, times, start, end), *(figures.get(key, 0) for key, _ in TOPIC_FIELDS)]
+                for start, end, figures in found]  # fmt: skip
+        _csv([*HEADINGS, *(key for key, _ in TOPIC_FIELDS)], rows)
+        return
+    if not found:
+        click.echo(
+            f"No topic manager statistics records on {system.name}: START TRACE(STAT) CLASS(1) collects them, "
+            "one each STATIME."
+        )
+        return
+    blocks = [_topic_text(system, times, start, end, figures) for start, end, figures in found]
     _emit([line for block in blocks for line in [*block, ""]][:-1])

@@ -23,7 +23,7 @@ PLATFORMS: dict[str, str] = {
     "zos": "mqtool.engine.zos",
 }
 # Services of the engine that run on every platform and register timers too.
-SERVICES: tuple[str, ...] = ("mqtool.engine.channels.mca",)
+SERVICES: tuple[str, ...] = ("mqtool.engine.channels.mca", "mqtool.engine.core.subscriptions")
 _LOADED: list[bool] = []
 
 

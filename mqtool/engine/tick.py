@@ -7,6 +7,7 @@ imports them all once, so a timer of any platform is found whatever was imported
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING
 
 from mqtool.engine import platforms
@@ -17,8 +18,33 @@ if TYPE_CHECKING:
     from mqtool.state import Store
 
 
+# Per store: the data version when nobody held a subscription (nothing to look at until
+# the store changes).
+_NOBODY: weakref.WeakKeyDictionary[Store, tuple[int, int]] = weakref.WeakKeyDictionary()
+
+
+def reap_subscribers(store: Store) -> int:
+    """The queue manager's clean-up after connections that failed: subscriptions held by
+    processes that have ended (core/subscriptions.py). Run before every command and by
+    every tick: one read while some process holds a subscription, none while nobody does
+    and the store is unchanged (and the module of subscriptions is not even imported)."""
+    generation = store.generation()
+    if _NOBODY.get(store) == generation:
+        return 0
+    with store.transaction(write=False) as tx:
+        held = tx.conn.execute("SELECT 1 FROM sub_owners LIMIT 1").fetchone()
+    if held is None:
+        _NOBODY[store] = generation
+        return 0
+    from mqtool.engine.core.subscriptions import reap
+
+    return reap(store, platforms.model)
+
+
 def tick(store: Store, clock: Clock, now: float) -> int:
-    """Runs every due timer up to `now`, oldest first; returns how many runs happened."""
+    """Runs every due timer up to `now`, oldest first; returns how many runs happened.
+    Subscriptions whose holders have ended are cleaned up first."""
+    reap_subscribers(store)
     runs = 0
     context = TickContext(store, clock, now)
     while True:

@@ -14,6 +14,7 @@ nothing at each point, so a model overrides only what its platform does.
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from mqtool.engine.core.message import Message, PutResult, Resolved
@@ -105,6 +106,21 @@ class Ledger:
         return 0
 
 
+@dataclass(frozen=True)
+class TopicEvent:
+    """What publish/subscribe did, for the platform's statistics (`StorageModel.topic_event`):
+    a publication (`publish`: the subscriptions it `matched`, the copies `delivered`, the
+    `elapsed` seconds), a subscription made (`subscribe`, with the retained publications
+    `delivered` to it), resumed (`resume`), ended (`remove`) or expired (`expire`)."""
+
+    kind: str
+    subtype: str = "API"  # API (an application's MQSUB or MQPUT) or ADMIN (a command)
+    durable: bool = False
+    matched: int = 0
+    delivered: int = 0
+    elapsed: float = 0.0
+
+
 class StorageModel:
     """A platform's storage model. Subclasses name their object types and make ledgers."""
 
@@ -142,6 +158,10 @@ class StorageModel:
 
     def ledger(self, handle: Handle) -> Ledger:
         return Ledger(handle)
+
+    def topic_event(self, tx: Transaction, system: str, qmgr: ObjectRecord, event: TopicEvent) -> None:
+        """Publish/subscribe did something on `system` (in `tx`): the platform counts it
+        where it keeps statistics. The base class counts nothing."""
 
 
 _MODELS: dict[str, StorageModel] = {}

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from mqtool.engine.core import topics
 from mqtool.engine.core.handle import QueueHandle, msgid_prefix
 from mqtool.engine.core.message import PutOptions, PutResult, Resolved
-from mqtool.engine.core.model import StorageModel
+from mqtool.engine.core.model import StorageModel, TopicEvent
 from mqtool.engine.core.reasons import (
     OPTION_NOT_VALID_FOR_TYPE,
     PUBSUB_INHIBITED,
@@ -329,8 +329,9 @@ class TopicHandle:
         cursor = tx.conn.cursor()
         cursor.execute("SAVEPOINT publication")
         delivered: list[Subscription] = []
+        matching = tree.matching(self.topic, now)
         try:
-            for sub in tree.matching(self.topic, now):
+            for sub in matching:
                 if sub.reqonly:
                     continue
                 if sub.selector is not None and not selects(sub.selector, priority, persistent, options.correlid):
@@ -375,6 +376,9 @@ class TopicHandle:
         rows.append((self.system_name, "PUB", self.topic, 1, now))
         cursor.executemany(_COUNT, rows)
         self.delivered = len(delivered)
+        event = TopicEvent("publish", matched=len(matching), delivered=len(delivered),
+                           elapsed=max(0.0, self.clock.timestamp() - now))  # fmt: skip
+        self.model.topic_event(tx, self.system_name, tree.qmgr, event)
         length = len(payload)
         return PutResult(0, msgid, length, length, "", persistent, len(delivered),
                          None if expiry is None else now + expiry, priority, options.correlid)  # fmt: skip

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from mqtool.engine.console import console
 from mqtool.engine.core.handle import QueueHandle
 from mqtool.engine.core.message import Message, PutOptions, PutResult, Resolved
-from mqtool.engine.core.model import Handle, Ledger, StorageModel
+from mqtool.engine.core.model import Handle, Ledger, StorageModel, TopicEvent
 from mqtool.engine.core.reasons import (
     NAMES,
     NO_MSG_AVAILABLE,
@@ -29,7 +29,7 @@ from mqtool.engine.core.reasons import (
     UNEXPECTED_ERROR,
     MQError,
 )
-from mqtool.engine.zos import connections
+from mqtool.engine.zos import connections, topicstats
 from mqtool.engine.zos.handles import alive
 from mqtool.engine.zos.log import LogSettings, log_settings
 from mqtool.engine.zos.pages import (
@@ -43,7 +43,7 @@ from mqtool.engine.zos.pages import (
     queue_psid,
 )
 from mqtool.engine.zos.qstats import removed as qstats_removed
-from mqtool.engine.zos.stats import Figures, queue_statistics
+from mqtool.engine.zos.stats import Figures, queue_statistics, stat_classes
 
 if TYPE_CHECKING:
     from mqtool.state import ObjectRecord, SystemRecord, Transaction
@@ -111,6 +111,9 @@ class ZosModel(StorageModel):
 
     def ledger(self, handle: Handle) -> ZosLedger:
         return ZosLedger(handle)
+
+    def topic_event(self, tx: Transaction, system: str, qmgr: ObjectRecord, event: TopicEvent) -> None:
+        topicstats.event(tx, system, stat_classes(qmgr), event)
 
 
 class ZosLedger(Ledger):

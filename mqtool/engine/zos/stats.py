@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from mqtool.engine.timers import TickContext, cancel, schedule, timer
 from mqtool.engine.zos import log as zlog
+from mqtool.engine.zos import topicstats
 
 if TYPE_CHECKING:
     from mqtool.engine.core.message import Message, PutResult, Resolved
@@ -451,6 +452,7 @@ def collection_changed(
         zlog.take_interval(tx, name)
         log_start = now
     _set_starts(tx, name, queue_start, log_start)
+    topicstats.collection_changed(tx, name, before, after, now)
     if not (queue_after or log_after):
         cancel(tx, name, STATS_TIMER)
     elif not (queue_before or log_before):
@@ -484,6 +486,7 @@ def end_interval(tx: Transaction, system: SystemRecord, manager: ObjectRecord, e
     if log_on:
         write_log_record(tx, system, manager, log_start if log_start is not None else end, end)
     _set_starts(tx, name, end if queue_on else None, end if log_on else None)
+    topicstats.end_interval(tx, name, stat_classes(manager), end)
 
 
 @timer(STATS_TIMER)
@@ -694,6 +697,15 @@ def queue_records(tx: Transaction, system: str, pattern: str | None = None) -> l
             args.append(pattern)
     rows = tx.conn.execute(sql + " ORDER BY end, queue, id", args).fetchall()
     return [(float(start), float(end), _figures(system, "queue", row, data)) for row, start, end, data in rows]
+
+
+def topic_records(tx: Transaction, system: str) -> list[Record]:
+    """(start, end, figures) of a system's topic manager records (topicstats.py), oldest
+    first."""
+    rows = tx.conn.execute(
+        "SELECT id, start, end, data FROM zos_topic_records WHERE system = ? ORDER BY end, id", (system,)
+    ).fetchall()
+    return [(float(start), float(end), _figures(system, "topic", row, data)) for row, start, end, data in rows]
 
 
 def log_records(tx: Transaction, system: str) -> list[Record]:
