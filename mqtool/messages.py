@@ -909,7 +909,11 @@ CATALOGUE: dict[str, Entry] = {
         "One object of a DISPLAY: one KEYWORD(value) line per attribute, then END ... DETAILS.",
     ),
     "CSQM293I": Entry("{count} {objtype} FOUND MATCHING REQUEST CRITERIA", "How many objects a DISPLAY shows."),
-    "CSQM297I": Entry("NO {objtype} FOUND MATCHING REQUEST CRITERIA", "A DISPLAY found nothing to show."),
+    "CSQM297I": Entry(
+        "NO {objtype} FOUND MATCHING REQUEST CRITERIA",
+        "A DISPLAY (generic or specific name) found nothing to show: a normal completion; in JSON an empty "
+        "commandResponse with the codes 0 and 0.",
+    ),
     # channels: the command answers (CSQM13xI) and the channel initiator's console
     # messages (CSQX...); texts IBM's where its catalogue gives them, else inferred
     # (mqtool-zos(7), CHANNELS, says which).

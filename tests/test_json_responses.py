@@ -90,25 +90,27 @@ def test_zos_generic_display_lists_are_arrays(mq: MQ) -> None:
     ]
 
 
-def test_display_that_matches_nothing_is_reason_2085(mq: MQ) -> None:
-    zos, ztpf, http = responses(mq, "-CSQ1 DIS QL(NONE*)", "ZMQSC DIS QL-NONE*", "ZHTPS DISPLAY ALL")
-    assert zos == {
-        "commandResponse": [
-            {
-                "completionCode": 2,
-                "reasonCode": 2085,
-                "message": [
-                    "CSQM297I -CSQ1 CSQMDRTS NO QLOCAL FOUND MATCHING REQUEST CRITERIA",
-                    "CSQ9022I -CSQ1 CSQMDRTS ' DISPLAY QLOCAL' NORMAL COMPLETION",
-                ],
-            }
-        ],
-        **FAILED_ENVELOPE,
-    }
-    assert ztpf["commandResponse"] == [
-        {"completionCode": 2, "reasonCode": 2085, "message": ["MQSC0003I NO QL FOUND MATCHING NONE*"]}
+def test_display_that_matches_nothing_is_a_normal_completion_with_no_object(mq: MQ) -> None:
+    # z/OS: CSQM297I and CSQ9022I NORMAL COMPLETION, generic or specific; the REST API
+    # then has no object to give. z/TPF's and the HTTP server's "none found" alike.
+    empty = {"commandResponse": [], "overallCompletionCode": 0, "overallReasonCode": 0}
+    lines = (
+        "-CSQ1 DIS QL(NONE*)",
+        "-CSQ1 DIS QL(NONE)",
+        "-CSQ1 DIS CHS(NONE)",
+        "ZMQSC DIS QL-NONE*",
+        "ZHTPS DISPLAY ALL",
+    )
+    assert responses(mq, *lines) == [empty] * len(lines)
+    result = mq("cmd", *lines)
+    assert result.exit_code == 0, result.output
+    assert "CSQM297I -CSQ1 CSQMDRTS NO QLOCAL FOUND MATCHING REQUEST CRITERIA" in result.output.splitlines()
+    # a specific z/TPF name that does not exist is the error the z/TPF console says
+    (missing,) = responses(mq, "ZMQSC DIS QL-NONE")
+    assert missing["commandResponse"] == [
+        {"completionCode": 2, "reasonCode": 2085, "message": ["MQSC0018E QL-NONE NOT FOUND"]}
     ]
-    assert http["commandResponse"][0]["reasonCode"] == 2085
+    assert mq("cmd", "ZMQSC DIS QL-NONE").exit_code == 10
 
 
 def test_errors_carry_reason_codes_and_message_arrays(mq: MQ) -> None:

@@ -176,9 +176,7 @@ def test_run_command_json_define_display_alter_delete(client: Client) -> None:
     }
     client.mqsc({"type": "runCommandJSON", "command": "delete", "qualifier": "qlocal", "name": "ORDERS"})
     gone = client.mqsc({"type": "runCommandJSON", "command": "display", "qualifier": "qlocal", "name": "ORDERS"})
-    assert gone["overallCompletionCode"] == 2 and gone["overallReasonCode"] == 3008
-    assert gone["commandResponse"][0]["reasonCode"] == 2085
-    assert any("CSQM125I" in line or "CSQM297I" in line for line in gone["commandResponse"][0]["message"])
+    assert gone == {"commandResponse": [], "overallCompletionCode": 0, "overallReasonCode": 0}
 
 
 def test_run_command_json_where_in_the_body_or_in_parameters(client: Client) -> None:
@@ -355,7 +353,8 @@ def test_a_missing_csrf_header_gets_403_and_runs_nothing(client: Client) -> None
     assert status == 403 and error(document)["msgId"] == "MQWB0100E"
     status, _, _ = client.request("DELETE", message_url("SYSTEM.DEFAULT.LOCAL.QUEUE"), user=APP, csrf=False)
     assert status == 403
-    assert client.run("DISPLAY QLOCAL(CSRF.Q)")["overallCompletionCode"] == 2  # not defined
+    shown = client.run("DISPLAY QLOCAL(CSRF.Q)")  # not defined: CSQM297I, nothing found
+    assert "CSQM297I -CSQ1 CSQMDRTS NO QLOCAL FOUND MATCHING REQUEST CRITERIA" in shown["commandResponse"][0]["text"]
 
 
 def test_roles_decide_what_a_user_may_do(client: Client) -> None:
@@ -733,4 +732,4 @@ def test_a_command_never_reaches_another_queue_manager_than_the_urls(client: Cli
     assert client.run("DEFINE QLOCAL(NOT.HERE)", TPF_MQSC)["overallCompletionCode"] == 2
     assert client.run("-CSQ1 DEFINE QLOCAL(NOT.THERE)", TPF_MQSC)["overallCompletionCode"] == 2
     shown = client.mqsc({"type": "runCommandJSON", "command": "display", "qualifier": "qlocal", "name": "NOT.*"})
-    assert shown["commandResponse"][0]["reasonCode"] == 2085 and shown["overallCompletionCode"] == 2
+    assert shown["commandResponse"] == [] and shown["overallCompletionCode"] == 0

@@ -232,14 +232,44 @@ def test_pymqrest_defines_displays_alters_and_deletes(served: Served, pymqrest: 
     assert [q["queue_name"] for q in session.display_queue("PY.*", where="max_queue_depth GT 599")] == ["PY.ORDERS"]
     assert session.display_qmgr()["queue_manager_name"] == "CSQ1"
     session.delete_qlocal("PY.ORDERS")
+    # z/OS answers a DISPLAY that finds nothing with CSQM297I and NORMAL COMPLETION: no object
+    assert session.display_queue("PY.ORDERS") == []
     with pytest.raises(pymqrest.MQRESTCommandError) as raised:
-        session.display_queue("PY.ORDERS")
+        session.delete_qlocal("PY.ORDERS")
     assert raised.value.payload["commandResponse"][0]["reasonCode"] == 2085
     wrong = pymqrest.MQRESTSession(served.base, "CSQ1", credentials=pymqrest.BasicAuth("admin", "nope"))
     # pymqrest reads only commandResponse: IBM's error JSON gives it nothing, and the status says why.
     assert wrong.display_qmgr() is None
     assert wrong.last_http_status == 401
     assert wrong.last_response_payload["error"][0]["msgId"] == "MQWB0104E"
+
+
+def test_pymqrest_reads_no_status_as_a_stopped_channel(served: Served, pymqrest: Any) -> None:
+    """pymqrest's display_chstatus returns [] for a channel without status, and its
+    stop_channel_sync takes an empty answer for a stopped channel: the answer must be a
+    normal completion with no object, not an error. (Not strict: a status row names the
+    channel by CHSTATUS where IBM's JSON says channel, issue 18's REST work.)"""
+    session = pymqrest.MQRESTSession(
+        served.base,
+        "CSQ1",
+        credentials=pymqrest.BasicAuth("admin", PASSWORDS["admin"]),
+        verify_tls=False,
+        mapping_strict=False,
+    )
+    session.define_qlocal("PY.XMITQ", request_parameters={"usage": "XMITQ"})
+    session.define_channel(
+        "PY.TO.NOWHERE",
+        request_parameters={
+            "channel_type": "SDR",
+            "connection_name": "127.0.0.1(1)",
+            "transmission_queue_name": "PY.XMITQ",
+        },
+    )
+    assert session.display_chstatus("PY.TO.NOWHERE") == []
+    assert session.display_chstatus("PY.*") == []
+    quick = pymqrest.SyncConfig(timeout_seconds=60.0, poll_interval_seconds=0.05)
+    result = session.stop_channel_sync("PY.TO.NOWHERE", config=quick)
+    assert result.operation == pymqrest.SyncOperation.STOPPED
 
 
 def test_pymqrest_with_put_and_get_over_the_messaging_api(served: Served, pymqrest: Any) -> None:

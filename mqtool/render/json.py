@@ -9,9 +9,19 @@ responses captured from IBM's container by public clients): one `commandResponse
 per object a DISPLAY found, its attributes in `parameters` under the lower-case MQSC
 names (`queue`, `curdepth`, `maxdepth`), numbers as JSON numbers and list attributes
 as JSON arrays; a failed command is one item with completion code 2, a reason code
-(2085 MQRC_UNKNOWN_OBJECT_NAME for an object that does not exist and for a DISPLAY that
-matches nothing) and the console messages in a `message` array, and the overall codes
-are then 2 and 3008 (MQRCCF_COMMAND_FAILED).
+(2085 MQRC_UNKNOWN_OBJECT_NAME for an object that does not exist) and the console
+messages in a `message` array, and the overall codes are then 2 and 3008
+(MQRCCF_COMMAND_FAILED).
+
+A DISPLAY that finds nothing is no failure: on z/OS it answers CSQM297I NO ... FOUND
+MATCHING REQUEST CRITERIA and CSQ9022I NORMAL COMPLETION, for a generic and for a
+specific name alike, and the command server returns RETURN=00000000 REASON=00000000
+(as the Zowe MQ plug-in's z/OS test data shows), so the REST API answers completion
+code 0; runCommandJSON then has no object to give: an empty `commandResponse` and the
+overall codes 0 and 0, which is what clients take for "none" (pymqrest's channel
+`*_sync` helpers read an empty DISPLAY CHSTATUS as a stopped channel). z/TPF's
+MQSC0003I and the HTTP server's HTTPS0005I answer the same way; a specific z/TPF name
+that does not exist stays the error MQSC0018E (2085), as the z/TPF console says it.
 
 z/TPF displays get the same envelope with their own names: `ZMQSC DISPLAY` blocks as
 their display keywords in lower case (`queue`, `compsize`, `curdepth`, `swbs`), the
@@ -36,13 +46,10 @@ MQRCCF_COMMAND_FAILED = 3008
 
 # Reason codes of failures that IBM names (MQRC_*/MQRCCF_*); other failures are 3008.
 REASONS: dict[str, int] = {
-    # not found, and a DISPLAY that matches nothing: MQRC_UNKNOWN_OBJECT_NAME
+    # not found: MQRC_UNKNOWN_OBJECT_NAME
     "CSQM125I": 2085,
-    "CSQM297I": 2085,
     "MQSC0018E": 2085,
-    "MQSC0003I": 2085,
     "HTTPS0104E": 2085,
-    "HTTPS0005I": 2085,
     # MQRCCF_OBJECT_ALREADY_EXISTS
     "CSQM095I": 4001,
     "MQSC0017E": 4001,
@@ -68,7 +75,8 @@ REASONS: dict[str, int] = {
     "MQT0457E": 2055,
     "MQT0458E": 2053,
 }
-# A DISPLAY that matched nothing: IBM answers it as a failure with reason 2085.
+# A DISPLAY that matched nothing: a normal completion with no object (an empty
+# commandResponse), as z/OS answers it.
 NOTHING_FOUND = ("CSQM297I", "MQSC0003I", "HTTPS0005I")
 # Messages whose attributes are one object each (z/OS), or several objects one after
 # the other, each starting with the same title keyword (z/TPF displays).
@@ -143,8 +151,9 @@ def response_json(response: Response, system: SystemRecord | None) -> dict[str, 
             items.append(_item({parameter_name(k): _typed(v) for k, v in message.fields.items()}))
     if items and response.ok:
         return envelope(items)
-    found_nothing = any(m.id in NOTHING_FOUND for m in response.messages)
-    ok = response.status == OK and not found_nothing
+    if response.ok and any(m.id in NOTHING_FOUND for m in response.messages):
+        return envelope([])
+    ok = response.status == OK
     reason = next((REASONS[m.id] for m in response.messages if m.id in REASONS), MQRCCF_COMMAND_FAILED)
     item: dict[str, Any] = {
         "completionCode": MQCC_OK if ok else MQCC_FAILED,
