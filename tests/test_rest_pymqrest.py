@@ -306,6 +306,36 @@ def walk(pymqrest: Any) -> list[Call]:
         Call("display_sbstatus", ("PY.SUB",), {}, _count(1)),
         Call("display_tpstatus", ("py/walk",), {}, _count(1)),
         Call("display_authinfo", ("PY.AI",), {}, _count(1)),
+        # responseParameters in pymqrest's names: the attribute, under its name
+        Call(
+            "display_topic", ("PY.TOPIC",), {"response_parameters": ["topic_string"]}, _value("topic_string", "py/walk")
+        ),
+        Call("display_sub", ("PY.SUB",), {"response_parameters": ["destination"]}, _value("destination", "PY.QL")),
+        Call(
+            "display_process",
+            ("PY.PROC",),
+            {"response_parameters": ["application_id"]},
+            _value("application_id", "/bin/true"),
+        ),
+        Call("display_namelist", ("PY.NL",), {"response_parameters": ["names"]}, _value("names", ["PY.QL", "PY.QL2"])),
+        Call(
+            "display_qstatus",
+            ("PY.QL",),
+            {"response_parameters": ["current_queue_depth"]},
+            _value("current_queue_depth", 0),
+        ),
+        Call(
+            "display_qmgr",
+            (),
+            {"response_parameters": ["dead_letter_queue_name"]},
+            lambda qmgr: qmgr["dead_letter_queue_name"] == "SYSTEM.DEAD.QUEUE",
+        ),
+        Call(
+            "display_queue",
+            ("PY.*",),
+            {"where": "max_queue_depth EQ 600"},
+            lambda rows: [r["queue_name"] for r in rows] == ["PY.QL"],
+        ),
         Call("display_stgclass", ("PYSC",), {}, _count(1)),
         Call("display_chlauth", ("*",), {}, _count(3)),
         Call("display_conn", ("*",), {}, lambda rows: any("connection_id" in row for row in rows)),
@@ -445,6 +475,10 @@ def _operation(pymqrest: Any, name: str) -> Callable[[Any], bool]:
 
 def _names(key: str, wanted: set[str]) -> Callable[[Any], bool]:
     return lambda rows: {row.get(key) for row in rows} >= wanted
+
+
+def _value(key: str, wanted: Any) -> Callable[[Any], bool]:
+    return lambda rows: len(rows) == 1 and rows[0].get(key) == wanted
 
 
 def _count(n: int) -> Callable[[Any], bool]:
