@@ -7,9 +7,8 @@ read (URL, user, password, queue manager names, TLS verification off as in their
 defaults) and MQ_SKIP_LIFECYCLE=1, which makes them skip their docker start, seed and
 stop scripts. The seed is made here instead: the objects of pymqrest's development
 environment (its mq-rest-admin-dev-environment seed files), in MQSC for z/OS, without
-DEFINE LISTENER (z/OS has no listener objects), DEFPRESP of DEV.QLOCAL (an attribute
-mqtool's keyword table does not have yet) and REFRESH SECURITY TYPE(CONNAUTH) (mqtool
-takes CLASSES and SSL; nothing in the tests depends on either).
+DEFINE LISTENER (z/OS has no listener objects) and DEFPRESP of DEV.QLOCAL (an
+attribute mqtool's keyword table does not have yet; no test depends on it).
 
 The tests are in neither pymqrest's wheel nor its sdist, and CI reaches no source
 repository, so this harness runs them when MQTOOL_PYMQREST_SOURCE names a copy of the
@@ -102,6 +101,7 @@ def seed(qmgr: str, partner: str, full: bool) -> list[str]:
         f"CONNAME('{partner.lower()}(1414)') REPLACE",
         f"DEFINE CHANNEL({partner}.TO.{qmgr}) CHLTYPE(RCVR) TRPTYPE(TCP) REPLACE",
         "ALTER QMGR CONNAUTH(' ') CHLAUTH(DISABLED)",
+        "REFRESH SECURITY TYPE(CONNAUTH)",
         f"DEFINE QREMOTE({partner}) RNAME(' ') RQMNAME({partner}) XMITQ({xmitq}) REPLACE",
         f"START CHANNEL({qmgr}.TO.{partner})",
     ]
