@@ -19,6 +19,9 @@ import pytest
 
 PASSWORDS = {"admin": "admin pass:1", "app": "app-pass-2"}
 # Output of pip that means the registry could not be reached (the only reason to skip).
+# The pymqrest the tests were written against: tests/test_rest_pymqrest.py classifies
+# each of its 177 methods, so a new release is taken on purpose, not by chance.
+PYMQREST = "pymqrest==1.2.2"
 OFFLINE = (
     "Failed to establish a new connection",
     "Temporary failure in name resolution",
@@ -121,7 +124,7 @@ def install_pymqrest(target: Path) -> None:
         "--ignore-requires-python",
         "--target",
         str(target),
-        "pymqrest",
+        PYMQREST,
     ]
     result = subprocess.run(install, capture_output=True, text=True, timeout=600, env={**os.environ})
     if result.returncode != 0:
