@@ -180,6 +180,14 @@ CATALOGUE: dict[str, Entry] = {
         "A MQWebUser sent a z/TPF command that changes something and `mqtool rest init --grant` did not grant "
         "it that verb; nothing was run (completionCode 2, reasonCode 2035).",
     ),
+    # rest-pymqrest: what IBM's runCommandJSON does not take
+    "MQT0369E": Entry(
+        "The MQSC command {command} is not supported in a JSON formatted command (runCommandJSON); send it "
+        "with runCommand",
+        "IBM's REST API documents DISPLAY ARCHIVE, CHINIT, GROUP, LOG, SECURITY, SYSTEM, THREAD, TRACE and "
+        "USAGE as not supported in a runCommandJSON body (their replies are lines, not objects); the request "
+        "is answered 400 and nothing is run. The status and the id are inferred: IBM's own are not documented.",
+    ),
     "CSQN205I": Entry(
         "  COUNT={count:>8}, RETURN={code}, REASON={reason}",
         "The first line of a z/OS command server reply (REST runCommand): the replies that follow, counting "

@@ -8,6 +8,7 @@ import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -117,3 +118,27 @@ def tmux() -> str:
 @pytest.fixture(scope="session")
 def groff() -> str:
     return system_tool("groff", "groff-base")
+
+
+@pytest.fixture(scope="session")
+def pymqrest_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder of the test session holding pymqrest and requests from the package
+    registry (tests/served.py), for this process and for child processes."""
+    from tests.served import install_pymqrest
+
+    target = tmp_path_factory.mktemp("pymqrest")
+    install_pymqrest(target)
+    return target
+
+
+@pytest.fixture(scope="session")
+def pymqrest(pymqrest_path: Path) -> Any:
+    """The pymqrest module, imported from pymqrest_path."""
+    import sys
+
+    sys.path.insert(0, str(pymqrest_path))
+    try:
+        import pymqrest as module
+    finally:
+        sys.path.remove(str(pymqrest_path))
+    return module

@@ -206,6 +206,51 @@ def test_run_command_json_where_in_the_body_or_in_parameters(client: Client) -> 
         assert items[0]["parameters"]["curdepth"] == 1
 
 
+@pytest.mark.parametrize(
+    ("command", "qualifier", "shown"),
+    [
+        ("display", "usage", "DISPLAY USAGE"),
+        ("DIS", "THREAD", "DISPLAY THREAD"),
+        ("display", "log", "DISPLAY LOG"),
+        ("display", "chinit", "DISPLAY CHINIT"),
+        ("display", "group", "DISPLAY GROUP"),
+    ],
+)
+def test_run_command_json_refuses_what_ibm_documents_as_unsupported(
+    client: Client, command: str, qualifier: str, shown: str
+) -> None:
+    """IBM's REST API does not take DISPLAY ARCHIVE, CHINIT, GROUP, LOG, SECURITY, SYSTEM,
+    THREAD, TRACE and USAGE as JSON formatted commands; runCommand runs them."""
+    body = {"type": "runCommandJSON", "command": command, "qualifier": qualifier}
+    status, document = client.json("POST", MQSC, body)
+    assert status == 400
+    assert error(document)["msgId"] == "MQT0369E"
+    assert shown in error(document)["message"] and "runCommand" in error(document)["action"]
+    text = client.run(shown)["commandResponse"][0]["text"]
+    assert text[-1].startswith("CSQ9022I") or text[-1].startswith("CSQ9023E")
+
+
+def test_run_command_json_names_status_by_its_queue_and_channel(client: Client) -> None:
+    """DISPLAY QSTATUS and RESET QSTATS items name the queue `queue`, DISPLAY CHSTATUS
+    the channel `channel`, as IBM's REST API clients read them (the console titles the
+    blocks QSTATUS(...), QSTATS(...), CHSTATUS(...))."""
+    client.run("DEFINE QLOCAL(ST.Q)")
+    client.run("ALTER QMGR PERFMEV(ENABLED)")
+    body = {"type": "runCommandJSON", "command": "display", "qualifier": "qstatus", "name": "ST.Q"}
+    (item,) = client.mqsc(body)["commandResponse"]
+    assert item["parameters"]["queue"] == "ST.Q" and "qstatus" not in item["parameters"]
+    body = {"type": "runCommandJSON", "command": "reset", "qualifier": "qstats", "name": "ST.Q"}
+    (item,) = client.mqsc(body)["commandResponse"]
+    assert item["parameters"]["queue"] == "ST.Q" and item["parameters"]["msgsin"] == 0
+    client.run("DEFINE QLOCAL(ST.XMITQ) USAGE(XMITQ)")
+    client.run("DEFINE CHANNEL(ST.SDR) CHLTYPE(SDR) CONNAME('127.0.0.1(1)') XMITQ(ST.XMITQ)")
+    client.run("START CHANNEL(ST.SDR)")
+    body = {"type": "runCommandJSON", "command": "display", "qualifier": "chstatus", "name": "ST.*"}
+    items = client.mqsc(body)["commandResponse"]
+    assert [item["parameters"]["channel"] for item in items] == ["ST.SDR"]
+    assert "chstatus" not in items[0]["parameters"]
+
+
 def test_run_command_returns_the_text_lines_z_os_with_the_command_server_count(client: Client) -> None:
     document = client.run("DEFINE QLOCAL(TEXT.Q)")
     assert document == {

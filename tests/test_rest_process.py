@@ -5,95 +5,21 @@ real client from the package registry that nobody here wrote."""
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
-import sys
-import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.served import PASSWORDS, Served, mqtool, serve
+
 pytestmark = pytest.mark.slow
-
-PASSWORDS = {"admin": "admin pass:1", "app": "app-pass-2"}
-# Output of pip that means the registry could not be reached (the only reason to skip).
-_OFFLINE = (
-    "Failed to establish a new connection",
-    "Temporary failure in name resolution",
-    "Network is unreachable",
-    "No matching distribution found",
-    "Could not find a version that satisfies",
-    "Connection refused",
-    "timed out",
-)
-
-
-@dataclass
-class Served:
-    state_dir: Path
-    port: int
-    process: subprocess.Popen[bytes]
-    scheme: str = "http"
-    ca: Path | None = None  # the CA file of an https listener
-
-    @property
-    def base(self) -> str:
-        return f"{self.scheme}://127.0.0.1:{self.port}/ibmmq/rest/v2"
-
-
-def _mqtool(state_dir: Path, *args: str, input: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "mqtool", "--state", str(state_dir), *args],
-        input=input,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
-def _serve(tmp_path: Path, *tls: str, ca: Path | None = None) -> Iterator[Served]:
-    """`mqtool rest init` (with `tls` options: https), then `mqtool serve` in its own process."""
-    state_dir = tmp_path / "state"
-    written = _mqtool(
-        state_dir,
-        "rest",
-        "init",
-        "--port",
-        "0",
-        "--user",
-        "admin:MQWebAdmin",
-        "--user",
-        "app:MQWebUser",
-        "--grant",
-        "app",
-        *tls,
-        input="".join(f"{password}\n" for password in PASSWORDS.values()),
-    )
-    assert written.returncode == 0, written.stderr
-    process = subprocess.Popen(
-        [sys.executable, "-m", "mqtool", "--state", str(state_dir), "serve"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-    try:
-        port = _wait_for_listener(state_dir, process)
-        yield Served(state_dir, port, process, "https" if tls else "http", ca)
-    finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.communicate(timeout=60)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.communicate()
 
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[Served]:
-    yield from _serve(tmp_path)
+    yield from serve(tmp_path)
 
 
 @pytest.fixture
@@ -111,23 +37,7 @@ def serve_https(tmp_path: Path) -> Iterator[Served]:
     cert.write_bytes(b"".join(blob.bytes() for blob in server.cert_chain_pems))
     server.private_key_pem.write_to_path(str(key))
     ca.cert_pem.write_to_path(str(ca_file))
-    yield from _serve(tmp_path, "--tls-cert", str(cert), "--tls-key", str(key), ca=ca_file)
-
-
-def _wait_for_listener(state_dir: Path, process: subprocess.Popen[bytes]) -> int:
-    """The port of the serving process, once its status file names it (generous bound)."""
-    deadline = time.monotonic() + 60
-    status = state_dir / "rest.status.json"
-    while time.monotonic() < deadline:
-        assert process.poll() is None, process.communicate()
-        try:
-            found = json.loads(status.read_text())
-        except (OSError, ValueError):
-            found = None
-        if found is not None and found["pid"] == process.pid:
-            return int(found["port"])
-        time.sleep(0.05)
-    raise AssertionError("mqtool serve did not open the REST listener within 60 s")
+    yield from serve(tmp_path, "--tls-cert", str(cert), "--tls-key", str(key), ca=ca_file)
 
 
 def _curl(curl: str, *args: str, data: bytes | None = None) -> tuple[int, dict[str, str], bytes]:
@@ -181,39 +91,8 @@ def test_curl_runs_commands_and_moves_messages(served: Served, curl: str) -> Non
         curl, *app, *csrf, "-H", "Content-Type: text/plain", "--data-binary", "@-", message, data=big
     )
     assert status == 413 and json.loads(body)["error"][0]["msgId"] == "MQT0365E"
-    shown = _mqtool(served.state_dir, "rest", "show")
+    shown = mqtool(served.state_dir, "rest", "show")
     assert f"127.0.0.1:{served.port}" in shown.stdout and "admin-pass" not in shown.stdout + shown.stderr
-
-
-@pytest.fixture(scope="session")
-def pymqrest(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    """pymqrest from the package registry, installed once into a folder of the session
-    (it declares Python >= 3.12 but imports on 3.11), imported from there."""
-    target = tmp_path_factory.mktemp("pymqrest")
-    install = [
-        sys.executable,
-        "-m",
-        "pip",
-        "install",
-        "--quiet",
-        "--disable-pip-version-check",
-        "--ignore-requires-python",
-        "--target",
-        str(target),
-        "pymqrest",
-    ]
-    result = subprocess.run(install, capture_output=True, text=True, timeout=600, env={**os.environ})
-    if result.returncode != 0:
-        output = result.stdout + result.stderr
-        if any(sign in output for sign in _OFFLINE):
-            pytest.skip(f"the package registry cannot be reached to install pymqrest: {output.strip()[-300:]}")
-        raise AssertionError(f"pip could not install pymqrest:\n{output}")
-    sys.path.insert(0, str(target))
-    try:
-        import pymqrest as module
-    finally:
-        sys.path.remove(str(target))
-    return module
 
 
 def test_pymqrest_defines_displays_alters_and_deletes(served: Served, pymqrest: Any) -> None:
@@ -331,10 +210,10 @@ def test_curl_over_https_and_failed_logins_on_the_console(served_https: Served, 
     for _ in range(6):
         status, _, _ = _curl(curl, "--cacert", str(served_https.ca), "-u", "admin:guess", url)
         assert status == 401
-    lines = _mqtool(served_https.state_dir, "console").stdout
+    lines = mqtool(served_https.state_dir, "console").stdout
     assert "MQT0354W -CSQ1 REST API login failed for user admin from 127.0.0.1 (1 in a row" in lines
     assert "MQT0355W -CSQ1 REST API slows logins from 127.0.0.1: 5 failures in a row" in lines
     plain = subprocess.run([curl, "-sS", url.replace("https:", "http:")], capture_output=True, timeout=120)
     assert plain.returncode == 52 and plain.stdout == b""  # an empty reply: nothing harmful
-    shown = _mqtool(served_https.state_dir, "rest", "show").stdout
+    shown = mqtool(served_https.state_dir, "rest", "show").stdout
     assert f"MQT0350I REST API listening on https://127.0.0.1:{served_https.port}/ibmmq/rest/v2" in shown

@@ -226,14 +226,14 @@ def test_reset_qstats_counts_what_ibm_counts(session: Session) -> None:
     # runCommandJSON: one item per queue, the figures as numbers.
     outcome = session.execute("RESET QSTATS(*)")
     items = outcome_json(session, outcome)["commandResponse"]
-    assert {item["parameters"]["qstats"]: item["parameters"]["msgsin"] for item in items} == {
+    assert {item["parameters"]["queue"]: item["parameters"]["msgsin"] for item in items} == {
         "Q": 0,
         "SYSTEM.DEAD.QUEUE": 0,
         "SYSTEM.DEFAULT.LOCAL.QUEUE": 0,
         "Z": 0,
     }
     assert items[0]["parameters"] == {
-        "qstats": "Q",
+        "queue": "Q",
         "qsgdisp": "QMGR",
         "resetint": 0,
         "hiqdepth": 0,
@@ -257,11 +257,11 @@ def test_run_command_json_reason_codes(session: Session, line: str, reason: int)
     assert (document["overallCompletionCode"], document["commandResponse"][0]["reasonCode"]) == (2, reason)
 
 
-@pytest.mark.parametrize("line", ["DISPLAY CONN(*)", "DISPLAY CLUSQMGR(*)"])
-def test_a_display_that_finds_nothing_is_a_normal_completion(session: Session, line: str) -> None:
-    """As every DISPLAY that finds nothing on z/OS (mqtool/render/json.py): no object, 0."""
+@pytest.mark.parametrize("line", ["DISPLAY CONN(*)", "DISPLAY CLUSQMGR(*)", "DISPLAY TCLUSTER(*)"])
+def test_run_command_json_of_a_display_that_finds_nothing(session: Session, line: str) -> None:
+    """CSQM297I with NORMAL COMPLETION: no object, and the codes 0 and 0."""
     document = outcome_json(session, session.execute(line))
-    assert (document["overallCompletionCode"], document["overallReasonCode"], document["commandResponse"]) == (0, 0, [])
+    assert document == {"commandResponse": [], "overallCompletionCode": 0, "overallReasonCode": 0}
 
 
 def test_display_cmdserv_through_the_command_server_is_running(session: Session) -> None:

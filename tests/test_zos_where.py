@@ -212,6 +212,7 @@ def test_the_keyword_table_has_where_for_completion_and_help(zos: MQ) -> None:
         "CFSTRUCT",
         "CLUSQMGR",
         "QCLUSTER",
+        "TCLUSTER",
         "AUTHINFO",
     ]
     spec = table.objects["QLOCAL"].keywords["WHERE"]

@@ -45,7 +45,7 @@ def _handler(verb: str, obj: str) -> Callable[[Any, Any], Response] | None:
         from . import qmsecurity
 
         return qmsecurity.handle
-    if obj in ("CLUSQMGR", "QCLUSTER"):
+    if obj in ("CLUSQMGR", "QCLUSTER", "TCLUSTER"):
         return display_cluster
     if obj == "CLUSTER":
         return cluster_request
@@ -69,7 +69,7 @@ def not_in_group(ctx: Any, req: Any, command: str | None = None) -> Response:
 
 
 def display_cluster(ctx: Any, req: Any) -> Response:
-    """DISPLAY CLUSQMGR, DISPLAY QCLUSTER: nothing, as in a queue manager in no cluster
+    """DISPLAY CLUSQMGR, DISPLAY QCLUSTER, DISPLAY TCLUSTER: nothing, as in a queue manager in no cluster
     (a WHERE filter is still checked)."""
     if req.has("WHERE"):
         from . import where

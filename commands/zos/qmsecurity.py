@@ -70,6 +70,11 @@ def _refresh(ctx: Any, req: Any, record: Any) -> Response:
         if not chinit_active(ctx.system, record):
             return refuse(req, "CSQM131I")
         return reply(req)  # the key ring is read again as channels start
+    if kind == "CONNAUTH":
+        # The AUTHINFO that CONNAUTH names is read at each connection: nothing is cached.
+        if req.name:
+            return syntax(req, "CSQ9030E", keyword="SECURITY", value=req.name, allowed="no value with TYPE(CONNAUTH)")
+        return reply(req)
     if name not in CLASSES:
         return syntax(req, "CSQ9030E", keyword="SECURITY", value=name, allowed=", ".join(CLASSES))
     result = reply(req)

@@ -86,6 +86,16 @@ ONE_OBJECT = ("CSQM201I",)
 OBJECT_RUNS = ("MQSC0002I", "HTTPS0004I", "MQSC0352I", "MQID0012I", "MQID0013I")
 # Messages whose fields are the figures of one object (the statistics displays).
 FIGURES = ("MQSC0251I", "HTTPS0011I")
+# The status displays name their object by the queue or channel it is the status of:
+# `queue` and `channel` in runCommandJSON, as IBM's REST API gives them and its clients
+# read them (pymqrest maps QUEUE and CHANNEL for qstatus and chstatus), where the z/OS
+# console titles the block QSTATUS(name), CHSTATUS(name), QSTATS(name). Inferred for
+# z/OS: mqtool-rest(7), NAMES IN runCommandJSON.
+STATUS_NAMES: dict[str, dict[str, str]] = {
+    "QSTATUS": {"QSTATUS": "QUEUE"},
+    "CHSTATUS": {"CHSTATUS": "CHANNEL"},
+    "QSTATS": {"QSTATS": "QUEUE"},
+}
 # Messages that only count or frame a display: the items say it already.
 FRAMING = ("CSQM293I",)
 
@@ -231,6 +241,7 @@ def _zos_parameters(message: Message) -> dict[str, Any]:
         # DISPLAY QUEUE: each queue has the attributes of its own type.
         wanted = next((str(v) for k, v in message.attrs if k == "TYPE"), wanted)
     spec = table.object(wanted)
+    renamed = STATUS_NAMES.get(wanted, {})
     out: dict[str, Any] = {}
     for key, value in message.attrs:
         if value is None:
@@ -241,7 +252,7 @@ def _zos_parameters(message: Message) -> dict[str, Any]:
                 out[parameter_name(switch.name)] = "yes" if key == switch.name else "no"
             continue
         keyword = spec.keywords.get(key) if spec is not None else None
-        out[parameter_name(key)] = _zos_value(keyword, value)
+        out[parameter_name(renamed.get(key, key))] = _zos_value(keyword, value)
     return out
 
 

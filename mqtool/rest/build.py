@@ -35,6 +35,12 @@ MAX_NAME = 48
 #: keyword the table does not know and will refuse), and the most items of a list.
 MAX_VALUE = 1024
 MAX_ITEMS = 256
+#: The MQSC commands IBM's REST API documents as not supported in a JSON formatted
+#: command ("POST - JSON formatted command", IBM MQ 9.1.3 to 9.4): their replies are
+#: lines of text, not objects. runCommand takes them.
+JSON_UNSUPPORTED = frozenset(
+    f"DISPLAY {obj}" for obj in ("ARCHIVE", "CHINIT", "GROUP", "LOG", "SECURITY", "SYSTEM", "THREAD", "TRACE", "USAGE")
+)
 _YES, _NO = ("yes", "true"), ("no", "false")
 #: z/TPF qualifiers that are another command than ZMQSC: a server (ZHTPS), an entry of the
 #: MQI channel directory (ZMQID); and the first word of each dialect's command.
@@ -98,6 +104,8 @@ def build(document: dict[str, Any], platform: str) -> Built:
             raise RestError(400, "MQT0362E", field="where", problem="applies to MQSC (z/OS) DISPLAY commands only")
     table = tables.load(dialect)
     obj = table.object(qualifier)
+    if dialect == "zos":
+        _json_supported(table, verb, qualifier)
     command = Command(text="", dialect=dialect, verb=verb, object=qualifier, name=name, name_quoted=name is not None)
     if dialect == "zos" and name is not None:
         command.object_value = [name]
@@ -129,6 +137,14 @@ def build(document: dict[str, Any], platform: str) -> Built:
             command.params.append(Param("WHERE", *_filter(where)))
     command.text = text_of(command)
     return Built(command, dialect, refusal)
+
+
+def _json_supported(table: tables.Table, verb: str, qualifier: str) -> None:
+    """RestError 400 (MQT0369E) for a command IBM's runCommandJSON does not take."""
+    known_verb, known_object = table.verb(verb), table.object(qualifier)
+    words = f"{known_verb.name if known_verb else verb} {known_object.full if known_object else qualifier}"
+    if words in JSON_UNSUPPORTED:
+        raise RestError(400, "MQT0369E", command=words)
 
 
 def _param(keyword: str, value: Any, spec: tables.KeywordSpec | None) -> Param:

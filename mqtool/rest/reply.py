@@ -39,6 +39,8 @@ ACTIONS: dict[str, str] = {
     # trust-rest: one value per runCommandJSON parameter
     "MQT0366E": "Resubmit the request with one string or number (or an array for a list attribute) per parameter.",
     "MQT0368E": "Resubmit the request to a z/OS queue manager: this one has no publish/subscribe.",
+    # rest-pymqrest: the commands IBM's runCommandJSON does not take
+    "MQT0369E": "Resubmit the command as runCommand, with the command text in parameters.command.",
     "MQT0464E": "Start the command server (START CMDSERV at the console) and resubmit the request.",
 }
 
