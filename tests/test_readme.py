@@ -24,7 +24,6 @@ from typing import Any
 import pytest
 
 from mqtool.state import Store
-from tests.test_rest_process import pymqrest  # noqa: F401  (the fixture)
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -108,7 +107,7 @@ def script(work: Path, port: int) -> tuple[str, list[str]]:
 def test_every_readme_example_works_as_pasted_in_a_new_store(
     tmp_path: Path,
     curl: str,
-    pymqrest: Any,  # noqa: F811
+    pymqrest: Any,
 ) -> None:
     work = tmp_path / "clone"
     work.mkdir()

@@ -22,7 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_rest_process import PASSWORDS, Served, _serve, serve_https
+from tests.served import PASSWORDS, Served, serve
+from tests.test_rest_process import serve_https
 
 pytestmark = pytest.mark.slow
 
@@ -90,7 +91,7 @@ def zowe(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
 
 @pytest.fixture
 def served_http(tmp_path: Path) -> Iterator[Served]:
-    yield from _serve(tmp_path)
+    yield from serve(tmp_path)
 
 
 @pytest.fixture
