@@ -14,8 +14,9 @@ from mqtool.engine.channels.partner import chinit_active
 from mqtool.engine.channels.status import ChannelStatus
 from mqtool.engine.zos.handles import live_handles
 from mqtool.response import FAILED, Response
-from mqtool.state import ObjectRecord
+from mqtool.state import ObjectRecord, SystemRecord
 from mqtool.state import messages as runs
+from mqtool.tables import KeywordSpec, ObjectSpec
 
 from . import (
     QUEUE_TYPES,
@@ -50,7 +51,21 @@ QMGR_FIXED = {
     "CMDLEVEL": 940,
     "VERSION": "09040000",
     "COMMANDQ": "SYSTEM.COMMAND.INPUT",
+    # bread-attrs: what a queue manager without MQ Advanced, AMS or a queue-sharing group shows
+    "ADVCAP": "DISABLED",
+    "CCSID": 500,
+    "CPILEVEL": 100,
+    "MAXPRTY": 9,
+    "QSGNAME": "",
+    "SPLCAP": "DISABLED",
+    "SYNCPT": "YES",
 }
+
+
+def qmid(system: SystemRecord, record: ObjectRecord) -> str:
+    """QMID: the queue manager's name and the date and time it was made (CSQ1_2021-03-09_15.41.22)."""
+    day, time = date_time(system, record.created)
+    return f"{record.name}_{day}_{time}"
 
 
 @active_only
@@ -163,7 +178,7 @@ def _attributes(ctx: Any, obj: str, record: ObjectRecord, selected: set[str] | N
     identity = list(row.get("identity") or [])
     for keyword in identity:
         lines.append((keyword, value_text(values.get(keyword, record.attrs.get(keyword)))))
-    for keyword in spec.keywords.values():
+    for keyword in display_order(own, spec):
         if keyword.name in (row["title"], *identity) or keyword.type == "flag" or not keyword.display:
             continue
         if selected is not None and keyword.name not in selected:
@@ -184,6 +199,16 @@ def _attributes(ctx: Any, obj: str, record: ObjectRecord, selected: set[str] | N
     return lines
 
 
+def display_order(obj: str, spec: ObjectSpec) -> list[KeywordSpec]:
+    """An object type's keyword rows in the order DISPLAY shows them: alphabetical where
+    its table row says `display_order: alphabetical` (as IBM's DISPLAY documentation lists
+    the attributes), else table order."""
+    rows = list(spec.keywords.values())
+    if raw(obj).get("display_order") == "alphabetical":
+        rows.sort(key=lambda keyword: keyword.name)
+    return rows
+
+
 def _computed(ctx: Any, obj: str, record: ObjectRecord) -> dict[str, Any]:
     """Values that are not stored attributes: type, dates, depth, status."""
     system = ctx.system
@@ -194,6 +219,7 @@ def _computed(ctx: Any, obj: str, record: ObjectRecord) -> dict[str, Any]:
         return _channel_status(ctx, record)
     if record.type == "QMGR":
         values |= QMGR_FIXED
+        values["QMID"] = qmid(ctx.system, record)
     if record.type in QUEUE_TYPES:
         values |= {"TYPE": record.type, "CRDATE": created[0], "CRTIME": created[1]}
     if record.type in pubsub.OBJECTS:
