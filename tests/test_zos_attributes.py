@@ -537,3 +537,30 @@ def test_run_command_json_all_returns_the_console_attributes(
     if qualifier == "qmgr":
         assert parameters["chiadaps"] == 8 and parameters["suiteb"] == ["NONE"] and parameters["syncpt"] == "yes"
         assert json.dumps(parameters)  # plain JSON values
+
+
+# -- status -----------------------------------------------------------------------------
+
+# IBM MQ 9.4, DISPLAY QSTATUS TYPE(QUEUE) on z/OS (q086260_): CURDEPTH, IPPROCS, LGETDATE,
+# LGETTIME, LPUTDATE, LPUTTIME, MONQ, MSGAGE, OPPROCS, QSGDISP, QTIME, UNCOM (MEDIALOG is
+# not on z/OS).
+QSTATUS_ALL = {"CURDEPTH", "IPPROCS", "LGETDATE", "LGETTIME", "LPUTDATE", "LPUTTIME", "MONQ", "MSGAGE", "OPPROCS",
+               "QSGDISP", "QTIME", "UNCOM"}  # fmt: skip
+
+
+def test_queue_status_shows_monq_and_the_time_messages_spent_on_the_queue(mq: MQ) -> None:
+    mq("cmd", "-CSQ1 DEFINE QLOCAL(Q1) MONQ(HIGH)", "-CSQ1 DEFINE QLOCAL(Q2)")
+    for queue in ("Q1", "Q2"):
+        assert mq("--system", "CSQ1", "put", queue, "--data", "x").exit_code == 0
+        got = mq("--system", "CSQ1", "get", queue, clock="2021-03-09T15:41:25Z")
+        assert got.exit_code == 0, got.output
+    output = mq("cmd", "-CSQ1 DISPLAY QSTATUS(Q1) ALL", clock="2021-03-09T15:41:25Z").output
+    assert set(shown(output)) == {"QSTATUS", "TYPE"} | QSTATUS_ALL
+    assert "MONQ(HIGH)" in output and "QTIME(3000000,3000000)" in output  # microseconds
+    # MONQ(QMGR) takes the queue manager's, OFF by default: no QTIME then
+    quiet = mq("cmd", "-CSQ1 DISPLAY QSTATUS(Q2) MONQ QTIME").output
+    assert "MONQ(OFF)" in quiet and "QTIME( )" in quiet
+    mq("cmd", "-CSQ1 ALTER QMGR MONQ(LOW)")
+    assert "MONQ(LOW)" in mq("cmd", "-CSQ1 DISPLAY QSTATUS(Q2) MONQ").output
+    mq("cmd", "-CSQ1 ALTER QMGR MONQ(NONE)")
+    assert "MONQ(OFF)" in mq("cmd", "-CSQ1 DISPLAY QSTATUS(Q1) MONQ").output

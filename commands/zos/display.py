@@ -13,6 +13,7 @@ from typing import Any
 from mqtool.engine.channels.partner import chinit_active
 from mqtool.engine.channels.status import ChannelStatus
 from mqtool.engine.zos.handles import live_handles
+from mqtool.engine.zos.stats import queue_times
 from mqtool.response import FAILED, Response
 from mqtool.state import ObjectRecord, SystemRecord
 from mqtool.state import messages as runs
@@ -249,6 +250,11 @@ def _queue_status(ctx: Any, record: ObjectRecord) -> dict[str, Any]:
     values: dict[str, Any] = {"CURDEPTH": depth, "UNCOM": "NO", "MSGAGE": ""} | _handles(ctx, record)
     if oldest is not None:
         values["MSGAGE"] = max(0, int(ctx.now - oldest))
+    # The queue's MONQ, QMGR taking the queue manager's; the queue manager's NONE is OFF for every queue.
+    qmgr_monq = str(manager(ctx.tx, system, ctx.now).attrs.get("MONQ", "OFF"))
+    monq = str(record.attrs.get("MONQ", "QMGR"))
+    values["MONQ"] = "OFF" if qmgr_monq == "NONE" else qmgr_monq if monq == "QMGR" else monq
+    values["QTIME"] = "" if values["MONQ"] == "OFF" else "{},{}".format(*queue_times(ctx.tx, system.name, record.name))
     last = runs.last_put_get(ctx.tx.conn, system.name, record.name)
     for kind, stamp in zip(("PUT", "GET"), last, strict=True):
         day, time = date_time(system, stamp) if stamp else ("", "")
@@ -283,6 +289,7 @@ def _channel_status(ctx: Any, record: ObjectRecord) -> dict[str, Any]:
     if not _monitoring(ctx, record):
         values["COMPRATE"] = values["COMPTIME"] = ""
     channel = ChannelStatus.load(status)
+    values |= _channel_run(ctx, record, channel)
     indoubt = channel.indoubt
     values |= {
         "INDOUBT": "NO" if indoubt is None else "YES",
@@ -293,6 +300,29 @@ def _channel_status(ctx: Any, record: ObjectRecord) -> dict[str, Any]:
         "LSTSEQNO": min(STATUS_CAP, channel.seq),
     }
     return values
+
+
+def _channel_run(ctx: Any, record: ObjectRecord, channel: ChannelStatus) -> dict[str, Any]:
+    """CHSTATUS lines of the run: when it started, its last message, the values
+    negotiated at start, and what the definition says (bread-attrs)."""
+    attrs, system = record.attrs, ctx.system
+    started = date_time(system, channel.started) if channel.started else ("", "")
+    last = date_time(system, channel.last_message) if channel.last_message else ("", "")
+    qmgr_monchl = str(manager(ctx.tx, system, ctx.now).attrs.get("MONCHL", "OFF"))
+    own_monchl = str(attrs.get("MONCHL", "QMGR"))
+    return {
+        "BATCHSZ": channel.batchsz or attrs.get("BATCHSZ", 50),
+        "CHSTADA": started[0],
+        "CHSTATI": started[1],
+        "HBINT": attrs.get("HBINT", 300),
+        "JOBNAME": f"{system.name}CHIN",
+        "KAINT": attrs.get("KAINT", "AUTO"),
+        "LSTMSGDA": last[0],
+        "LSTMSGTI": last[1],
+        "MAXMSGL": channel.maxmsgl or attrs.get("MAXMSGL", 4194304),
+        "MONCHL": "OFF" if qmgr_monchl == "NONE" else qmgr_monchl if own_monchl == "QMGR" else own_monchl,
+        "NPMSPEED": attrs.get("NPMSPEED", "FAST"),
+    }
 
 
 def _monitoring(ctx: Any, record: ObjectRecord) -> bool:
