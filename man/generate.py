@@ -359,6 +359,8 @@ def keyword_block(dialect: str) -> str:
                 details.append("cannot be altered")
             if spec.abbrev:
                 details.append("abbreviation " + ", ".join(spec.abbrev))
+            if spec.shown_only:
+                details.append("stored and shown only")
             details.append("verbs " + ", ".join(spec.verbs) if spec.verbs else "shown by DISPLAY, set by no command")
             text = sentence(spec.help).removesuffix(".")
             out += [".TP", f".B {esc(spec.name)}", esc(f"{text} ({'; '.join(str(d) for d in details)}).")]

@@ -68,6 +68,7 @@ class KeywordSpec:
     display: bool = True  # shown by DISPLAY / export
     max_items: int | None = None
     ranges: bool = False  # a list that takes inclusive ranges: CLASS(01:03) is CLASS(1,2,3)
+    shown_only: bool = False  # stored and shown; the engine gives it no behaviour (the man page says so)
 
     def describe_values(self) -> str:
         """The allowed values, as an error message and the man page say them."""
@@ -236,6 +237,7 @@ def _keyword(name: str, row: dict[str, Any]) -> KeywordSpec:
         display=_flag(row.get("display"), True),
         max_items=row.get("max_items"),
         ranges=_flag(row.get("ranges"), False),
+        shown_only=_flag(row.get("shown_only"), False),
     )
 
 
@@ -447,7 +449,8 @@ def convert(spec: KeywordSpec, raw: str | list[str] | None) -> tuple[Any, Valida
     text = items[0]
     if spec.type == "int":
         if text.upper() in spec.words:
-            return text.upper(), None
+            # a word of digits (TREELIFE's 0 beside 60-604000) is a number like the others
+            return (int(text) if text.isdigit() else text.upper()), None
         if not re.fullmatch(r"[0-9]{1,12}", text):  # ASCII digits only: \d would take ٣ as 3
             return None, ValidationError("bad_value", spec.name, text, spec.describe_values())
         number = int(text)

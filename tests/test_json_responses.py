@@ -65,11 +65,43 @@ def test_zos_display_is_one_item_per_object_with_typed_lower_case_parameters(mq:
                     "curdepth": 0,
                     "ipprocs": 0,
                     "opprocs": 0,
+                    # bread-attrs: the other attributes IBM MQ 9.4 for z/OS shows for a local queue
+                    "acctq": "QMGR",
+                    "boqname": "",
+                    "bothresh": 0,
+                    "cfstruct": "",
+                    "clchname": "",
+                    "clusnl": "",
+                    "cluster": "",
+                    "clwlprty": 0,
+                    "clwlrank": 0,
+                    "clwluseq": "QMGR",
+                    "defbind": "OPEN",
+                    "defpresp": "SYNC",
+                    "defreada": "NO",
+                    "hardenbo": "no",
+                    "indxtype": "NONE",
+                    "monq": "QMGR",
+                    "msgdlvsq": "PRIORITY",
+                    "npmclass": "NORMAL",
+                    "propctl": "COMPAT",
+                    "qdepthhi": 80,
+                    "qdepthlo": 40,
+                    "qdphiev": "DISABLED",
+                    "qdploev": "DISABLED",
+                    "qdpmaxev": "ENABLED",
+                    "qsvciev": "NONE",
+                    "qsvcint": 999999999,
+                    "retintvl": 999999999,
+                    "share": "yes",
                 },
             }
         ],
         **OK_ENVELOPE,
     }
+    # in the console's order: the name and identity, then IBM's alphabetical order
+    names = list(body["commandResponse"][0]["parameters"])
+    assert names[:3] == ["queue", "type", "qsgdisp"] and names[3:] == sorted(names[3:])
 
 
 def test_zos_generic_display_lists_are_arrays(mq: MQ) -> None:

@@ -83,21 +83,21 @@ def test_display_all_for_a_name_identity_for_a_generic_name(mq: Any) -> None:
     specific = zos(mq, "DIS QL(ONE)").splitlines()
     generic = zos(mq, "DIS QL(ON*)").splitlines()
     every = zos(mq, "DIS QL(ON*) ALL").splitlines()
-    assert len(specific) == 37 and specific[2:5] == ["QUEUE(ONE)", "TYPE(QLOCAL)", "QSGDISP(QMGR)"]
+    assert len(specific) == 65 and specific[2:5] == ["QUEUE(ONE)", "TYPE(QLOCAL)", "QSGDISP(QMGR)"]
     assert generic[2:6] == ["QUEUE(ONE)", "TYPE(QLOCAL)", "QSGDISP(QMGR)", "END QLOCAL DETAILS"]
     assert every == specific
 
 
-def test_selected_attributes_come_in_table_order(mq: Any) -> None:
+def test_selected_attributes_come_in_ibms_order(mq: Any) -> None:
     zos(mq, "DEF QL(ONE) MAXDEPTH(7)")
-    assert zos(mq, "DIS QL(ONE) CURDEPTH MAXDEPTH TYPE") == (
+    assert zos(mq, "DIS QL(ONE) MAXDEPTH CURDEPTH TYPE") == (
         "CSQM293I -CSQ1 CSQMDRTC 1 QLOCAL FOUND MATCHING REQUEST CRITERIA\n"
         "CSQM201I -CSQ1 CSQMDRTC DISPLAY QLOCAL DETAILS\n"
         "QUEUE(ONE)\n"
         "TYPE(QLOCAL)\n"
         "QSGDISP(QMGR)\n"
-        "MAXDEPTH(7)\n"
         "CURDEPTH(0)\n"
+        "MAXDEPTH(7)\n"
         "END QLOCAL DETAILS\n"
         "CSQ9022I -CSQ1 CSQMDRTS ' DISPLAY QLOCAL' NORMAL COMPLETION\n"
     )

@@ -104,8 +104,8 @@ def test_selected_attributes_gain_the_filter_keyword(zos: MQ) -> None:
         "QUEUE(PAY.IN)",
         "TYPE(QLOCAL)",
         "QSGDISP(QMGR)",
-        "MAXDEPTH(5000)",
         "CURDEPTH(3)",
+        "MAXDEPTH(5000)",
         "END QLOCAL DETAILS",
     ]
 

@@ -300,7 +300,7 @@ def date_time(system: SystemRecord, timestamp: float) -> tuple[str, str]:
 
 def value_text(value: Any) -> str:
     """An attribute value as a display line writes it: blank as one space, lists with commas."""
-    if value is None or value == "":
+    if value is None or value == "" or (isinstance(value, (list, tuple)) and not value):
         return " "
     if isinstance(value, (list, tuple)):
         return ",".join(str(v) for v in value)

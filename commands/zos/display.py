@@ -13,9 +13,11 @@ from typing import Any
 from mqtool.engine.channels.partner import chinit_active
 from mqtool.engine.channels.status import ChannelStatus
 from mqtool.engine.zos.handles import live_handles
+from mqtool.engine.zos.stats import queue_times
 from mqtool.response import FAILED, Response
-from mqtool.state import ObjectRecord
+from mqtool.state import ObjectRecord, SystemRecord
 from mqtool.state import messages as runs
+from mqtool.tables import KeywordSpec, ObjectSpec
 
 from . import (
     QUEUE_TYPES,
@@ -50,7 +52,21 @@ QMGR_FIXED = {
     "CMDLEVEL": 940,
     "VERSION": "09040000",
     "COMMANDQ": "SYSTEM.COMMAND.INPUT",
+    # bread-attrs: what a queue manager without MQ Advanced, AMS or a queue-sharing group shows
+    "ADVCAP": "DISABLED",
+    "CCSID": 500,
+    "CPILEVEL": 100,
+    "MAXPRTY": 9,
+    "QSGNAME": "",
+    "SPLCAP": "DISABLED",
+    "SYNCPT": "YES",
 }
+
+
+def qmid(system: SystemRecord, record: ObjectRecord) -> str:
+    """QMID: the queue manager's name and the date and time it was made (CSQ1_2021-03-09_15.41.22)."""
+    day, time = date_time(system, record.created)
+    return f"{record.name}_{day}_{time}"
 
 
 @active_only
@@ -163,7 +179,7 @@ def _attributes(ctx: Any, obj: str, record: ObjectRecord, selected: set[str] | N
     identity = list(row.get("identity") or [])
     for keyword in identity:
         lines.append((keyword, value_text(values.get(keyword, record.attrs.get(keyword)))))
-    for keyword in spec.keywords.values():
+    for keyword in display_order(own, spec):
         if keyword.name in (row["title"], *identity) or keyword.type == "flag" or not keyword.display:
             continue
         if selected is not None and keyword.name not in selected:
@@ -184,6 +200,16 @@ def _attributes(ctx: Any, obj: str, record: ObjectRecord, selected: set[str] | N
     return lines
 
 
+def display_order(obj: str, spec: ObjectSpec) -> list[KeywordSpec]:
+    """An object type's keyword rows in the order DISPLAY shows them: alphabetical where
+    its table row says `display_order: alphabetical` (as IBM's DISPLAY documentation lists
+    the attributes), else table order."""
+    rows = list(spec.keywords.values())
+    if raw(obj).get("display_order") == "alphabetical":
+        rows.sort(key=lambda keyword: keyword.name)
+    return rows
+
+
 def _computed(ctx: Any, obj: str, record: ObjectRecord) -> dict[str, Any]:
     """Values that are not stored attributes: type, dates, depth, status."""
     system = ctx.system
@@ -194,6 +220,7 @@ def _computed(ctx: Any, obj: str, record: ObjectRecord) -> dict[str, Any]:
         return _channel_status(ctx, record)
     if record.type == "QMGR":
         values |= QMGR_FIXED
+        values["QMID"] = qmid(ctx.system, record)
     if record.type in QUEUE_TYPES:
         values |= {"TYPE": record.type, "CRDATE": created[0], "CRTIME": created[1]}
     if record.type in pubsub.OBJECTS:
@@ -223,6 +250,11 @@ def _queue_status(ctx: Any, record: ObjectRecord) -> dict[str, Any]:
     values: dict[str, Any] = {"CURDEPTH": depth, "UNCOM": "NO", "MSGAGE": ""} | _handles(ctx, record)
     if oldest is not None:
         values["MSGAGE"] = max(0, int(ctx.now - oldest))
+    # The queue's MONQ, QMGR taking the queue manager's; the queue manager's NONE is OFF for every queue.
+    qmgr_monq = str(manager(ctx.tx, system, ctx.now).attrs.get("MONQ", "OFF"))
+    monq = str(record.attrs.get("MONQ", "QMGR"))
+    values["MONQ"] = "OFF" if qmgr_monq == "NONE" else qmgr_monq if monq == "QMGR" else monq
+    values["QTIME"] = "" if values["MONQ"] == "OFF" else "{},{}".format(*queue_times(ctx.tx, system.name, record.name))
     last = runs.last_put_get(ctx.tx.conn, system.name, record.name)
     for kind, stamp in zip(("PUT", "GET"), last, strict=True):
         day, time = date_time(system, stamp) if stamp else ("", "")
@@ -257,6 +289,7 @@ def _channel_status(ctx: Any, record: ObjectRecord) -> dict[str, Any]:
     if not _monitoring(ctx, record):
         values["COMPRATE"] = values["COMPTIME"] = ""
     channel = ChannelStatus.load(status)
+    values |= _channel_run(ctx, record, channel)
     indoubt = channel.indoubt
     values |= {
         "INDOUBT": "NO" if indoubt is None else "YES",
@@ -267,6 +300,29 @@ def _channel_status(ctx: Any, record: ObjectRecord) -> dict[str, Any]:
         "LSTSEQNO": min(STATUS_CAP, channel.seq),
     }
     return values
+
+
+def _channel_run(ctx: Any, record: ObjectRecord, channel: ChannelStatus) -> dict[str, Any]:
+    """CHSTATUS lines of the run: when it started, its last message, the values
+    negotiated at start, and what the definition says (bread-attrs)."""
+    attrs, system = record.attrs, ctx.system
+    started = date_time(system, channel.started) if channel.started else ("", "")
+    last = date_time(system, channel.last_message) if channel.last_message else ("", "")
+    qmgr_monchl = str(manager(ctx.tx, system, ctx.now).attrs.get("MONCHL", "OFF"))
+    own_monchl = str(attrs.get("MONCHL", "QMGR"))
+    return {
+        "BATCHSZ": channel.batchsz or attrs.get("BATCHSZ", 50),
+        "CHSTADA": started[0],
+        "CHSTATI": started[1],
+        "HBINT": attrs.get("HBINT", 300),
+        "JOBNAME": f"{system.name}CHIN",
+        "KAINT": attrs.get("KAINT", "AUTO"),
+        "LSTMSGDA": last[0],
+        "LSTMSGTI": last[1],
+        "MAXMSGL": channel.maxmsgl or attrs.get("MAXMSGL", 4194304),
+        "MONCHL": "OFF" if qmgr_monchl == "NONE" else qmgr_monchl if own_monchl == "QMGR" else own_monchl,
+        "NPMSPEED": attrs.get("NPMSPEED", "FAST"),
+    }
 
 
 def _monitoring(ctx: Any, record: ObjectRecord) -> bool:

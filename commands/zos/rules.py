@@ -59,6 +59,9 @@ def check(
     if obj == "AUTHINFO":
         return _only_for(req, "AUTHINFO", "AUTHTYPE", attrs)
     if obj == "QMGR":
+        suiteb = list(attrs.get("SUITEB") or ["NONE"])
+        if "NONE" in suiteb and len(suiteb) > 1:
+            return rule(req, "SUITEB", suiteb, "NONE MUST BE THE ONLY VALUE")
         return security.qmgr(ctx, req, attrs)
     if obj == "STGCLASS" and before is not None and attrs.get("PSID") != before.attrs.get("PSID"):
         for queue in ctx.tx.names_where(ctx.system.name, "STGCLASS", name, ("QLOCAL",)):

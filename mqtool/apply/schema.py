@@ -41,7 +41,8 @@ def keyword_schema(spec: Any) -> dict[str, Any]:
         if spec.max is not None:
             number["maximum"] = spec.max
         if spec.words:
-            return out | {"anyOf": [number, {"enum": list(spec.words)}]}
+            words = [int(word) if word.isdigit() else word for word in spec.words]
+            return out | {"anyOf": [number, {"enum": words}]}
         return out | number
     if spec.type == "enum":
         return out | {"enum": list(spec.values)}

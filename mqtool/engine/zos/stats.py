@@ -529,6 +529,19 @@ def _fails(text: str) -> dict[str, int]:
     return {str(k): figures[k] for k in sorted(figures)}
 
 
+def queue_times(tx: Transaction, system: str, queue: str) -> tuple[int, int]:
+    """QTIME: the short- and long-term averages of the microseconds messages spent on a
+    queue before a destructive get (the engine's model.py keeps them)."""
+    qtime = tx.conn.execute(
+        "SELECT h.qtime_short, h.qtime_long FROM queue_figures f JOIN messages h ON h.id = f.qkey << 44 "
+        "WHERE f.system = ? AND f.queue = ?",
+        (system, queue),
+    ).fetchone()
+    if qtime is None:
+        return 0, 0
+    return round(qtime[0] or 0), round(qtime[1] or 0)
+
+
 def queue_record(
     tx: Transaction, system: SystemRecord, queue: ObjectRecord, row: dict[str, Any] | None, end: float
 ) -> dict[str, Any]:
@@ -547,12 +560,7 @@ def queue_record(
     inputs, outputs = live_handles(tx, name, queue.name)
     last_put, last_get = runs.last_put_get(conn, name, queue.name)
     oldest = runs.oldest_put_time(conn, name, queue.name)
-    qtime = conn.execute(
-        "SELECT h.qtime_short, h.qtime_long FROM queue_figures f JOIN messages h ON h.id = f.qkey << 44 "
-        "WHERE f.system = ? AND f.queue = ?",
-        (name, queue.name),
-    ).fetchone()
-    qtime_short, qtime_long = (round(value or 0) for value in qtime) if qtime is not None else (0, 0)
+    qtime_short, qtime_long = queue_times(tx, name, queue.name)
     puts, put1s = int(counts["puts"]), int(counts["put1s"])
     put_bytes, put1_bytes = int(counts["put_bytes"]), int(counts["put1_bytes"])
     total = puts + put1s
