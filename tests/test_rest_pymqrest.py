@@ -172,6 +172,8 @@ ZOS_MAPPING_GAPS: dict[str, set[str]] = {
     "pubsub": {"TYPE"},
     # DISPLAY CONN on z/OS: the address space id and the origin of a unit of work
     "conn": {"ASID", "NID"},
+    # DISPLAY QMGR on z/OS: the DNS group and WLM registration, intra-group queuing
+    "qmgr": {"DNSGROUP", "DNSWLM", "IGQ"},
 }
 
 
