@@ -14,8 +14,9 @@ from typing import IO, Any, TextIO
 
 import click
 
-from mqtool import messages
+from mqtool import inputs, messages
 from mqtool.cli.main import App, fail, find_system
+from mqtool.cli.options import Decimal, Whole
 from mqtool.listing import Column, csv_text, emit, format_option, plain_row
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -146,10 +147,20 @@ def _id_option(name: str, text: str | None) -> bytes | None:
 @click.option("--whole", is_flag=True, help="Standard input as one message (default: one message per line).")
 @click.option("--pattern", type=click.Choice(["xml", "json", "random", "text"]), help="Generate payloads.")
 @click.option("--size", type=_SizeType(), help="Size of each generated message: bytes, or 32KB, 4MB, 1MiB [1KB].")
-@click.option("--count", type=click.IntRange(0), help="Generated messages, or copies of each file/data [1].")
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Seed of generated payloads.")
+@click.option(
+    "--count",
+    type=Whole(0, inputs.MAX_COUNT),
+    help=f"Generated messages, or copies of each file/data, 0-{inputs.MAX_COUNT} [1].",
+)
+@click.option(
+    "--seed",
+    type=Whole(0, inputs.MAX_SEED),
+    default=0,
+    show_default=True,
+    help=f"Seed of generated payloads, 0-{inputs.MAX_SEED}.",
+)
 @click.option("--persistent/--non-persistent", default=None, help="Persistence [the queue's DEFPSIST].")
-@click.option("--priority", type=click.IntRange(0, 9), help="Priority 0-9 [the queue's DEFPRTY, 0 on z/TPF].")
+@click.option("--priority", type=Whole(0, 9), help="Priority 0-9 [the queue's DEFPRTY, 0 on z/TPF].")
 @click.option("--msgid", metavar="ID", help="Message id: 48 hex digits or up to 24 characters.")
 @click.option("--correlid", metavar="ID", help="Correlation id: 48 hex digits or up to 24 characters.")
 @click.option("--expiry", metavar="TIME", help="Expiry: tenths of a second (as MQ), or a duration such as 30s.")
@@ -224,10 +235,7 @@ def put(
         stdin, whole = True, True
     try:
         spec.check()
-        for name in spec.files:
-            if not Path(name).is_file():
-                fail(f"cannot read {name}: no such file")
-        largest = spec.largest()
+        largest = None if stdin else spec.largest()  # standard input: each line is checked as read
     except WorkloadError as exc:
         fail(str(exc))
     options = PutOptions(
@@ -325,9 +333,15 @@ def put(
 @click.argument("queue")
 @_system_option
 @click.option("--browse", is_flag=True, help="Browse: leave the messages on the queue.")
-@click.option("--count", type=click.IntRange(1), help="Messages to get [1].")
+@click.option("--count", type=Whole(1, inputs.MAX_COUNT), help=f"Messages to get, 1-{inputs.MAX_COUNT} [1].")
 @click.option("--all", "all_messages", is_flag=True, help="Every message (until the queue is empty).")
-@click.option("--wait", type=click.FloatRange(0), default=0.0, metavar="SECONDS", help="Wait for messages to arrive.")
+@click.option(
+    "--wait",
+    type=Decimal(0, inputs.MAX_WAIT, "s"),
+    default=0.0,
+    metavar="SECONDS",
+    help=f"Wait for messages to arrive, up to {inputs.MAX_WAIT:g} seconds (MQ's longest wait interval).",
+)
 @click.option("--msgid", metavar="ID", help="Only messages with this message id.")
 @click.option("--correlid", metavar="ID", help="Only messages with this correlation id.")
 @click.option(
@@ -493,10 +507,10 @@ def _local_time(systems: dict[str, Any], name: str, when: float) -> str:
 @click.command(context_settings=CONTEXT)
 @click.option(
     "--interval",
-    type=click.FloatRange(0.05, 5.0),
+    type=Decimal(0.05, 5.0, "s"),
     default=0.2,
     show_default=True,
-    help="Seconds between iterations of the loop.",
+    help="Seconds between iterations of the loop, 0.05-5.",
 )
 @click.pass_obj
 def serve(app: App, interval: float) -> None:
@@ -548,7 +562,7 @@ _CONSOLE_FIELDS = ("id", "system", "time", "local", "text")
 @click.option("-f", "--follow", is_flag=True, help="Keep printing new messages until Ctrl-C.")
 @click.option("--system", "system_name", metavar="NAME", help="Only this system's messages [all systems].")
 @format_option({"text": "table"})
-@click.option("--last", type=click.IntRange(1), metavar="N", help="Only the last N messages.")
+@click.option("--last", type=Whole(1, inputs.MAX_COUNT), metavar="N", help="Only the last N messages.")
 @click.pass_obj
 def console(app: App, follow: bool, system_name: str | None, output_format: str, last: int | None) -> None:
     """Show the unsolicited console messages of the systems: QDEPTHHI warnings, sweeper
