@@ -7,16 +7,16 @@ import importlib
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from types import ModuleType
 from typing import Any
 
-from mqtool import tables
+from mqtool import messages, tables
 from mqtool.clock import Clock, parse_offset
 from mqtool.parse.command import LexError
 from mqtool.render import render
 from mqtool.response import FAILED, OK, SYNTAX, Response
-from mqtool.state import Store, SystemRecord, Transaction
+from mqtool.state import Store, StoreError, SystemRecord, Transaction
 from mqtool.validate import Request, validate
 
 LEAVE_WORDS = ("END", "EXIT", "QUIT")
@@ -81,6 +81,11 @@ class Session:
         self._systems_generation: tuple[int, int] | None = None
         self._quiet_until = -math.inf  # no timer falls due before this instant ...
         self._quiet_generation: tuple[int, int] | None = None  # ... unless the timers changed
+        # Timers that fell due but could not run (the store's disk is full): why, once
+        # known. The caller that prints (the CLI: standard error) sets `notify` to be told
+        # once (MQT0712W); the command itself goes on, so a reading command works.
+        self.deferred: str | None = None
+        self.notify: Callable[[str], None] | None = None
 
     # -- systems ----------------------------------------------------------------
     def systems(self) -> list[SystemRecord]:
@@ -180,13 +185,31 @@ class Session:
             return 0
         from mqtool.engine import tick
 
-        runs = tick.tick(self.store, self.clock, now)
+        try:
+            runs = tick.tick(self.store, self.clock, now)
+        except StoreError as exc:
+            if not exc.full:
+                raise
+            self._defer(str(exc))
+            return 0
         generation = self.store.generation()
         with self.store.transaction(write=False) as tx:
             due = tx.conn.execute("SELECT min(due) FROM timers").fetchone()[0]
         self._quiet_generation = generation
         self._quiet_until = math.inf if due is None else float(due)
         return runs
+
+    def _defer(self, reason: str) -> None:
+        """The timers due could not run for want of disk: said once, then left due (they
+        run at the first tick that can write)."""
+        if self.deferred is not None:
+            return
+        self.deferred = reason
+        with self.store.transaction(write=False) as tx:
+            due = tx.conn.execute("SELECT min(due) FROM timers").fetchone()[0]
+        since = "now" if due is None else f"{datetime.fromtimestamp(float(due), UTC):%Y-%m-%dT%H:%M:%S}Z"
+        if self.notify is not None:
+            self.notify(messages.line("MQT0712W", since=since, reason=reason))
 
     def _dialect(
         self,

@@ -496,6 +496,8 @@ def do_get(session: Session, directive: Directive, current: SystemRecord | None)
 
     result = get_stream(handle, deliver, count, request.selector, browse, syncpoint=request.syncpoint)
     action = "Browse of" if browse else "Get from"
+    if result.uncounted:
+        response.add("MQT0713W", queue=queue, reason=result.uncounted)
     if result.error is not None:
         response.status = FAILED
         _refusal(response, action, queue, system, result.error)

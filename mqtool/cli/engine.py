@@ -482,6 +482,8 @@ def get(
     except OSError as exc:
         summary()
         fail(f"cannot write a message to {where}: {exc.strerror or exc}; it stays on the queue")
+    if result.uncounted:
+        click.echo(_line("MQT0713W", queue=queue, reason=result.uncounted), err=True)
     if not quiet and (result.count or result.error is None):
         click.echo(_line("MQT0111I", verb=verb, messages=plural(result.count, "message"), queue=queue), err=True)
     if result.error is not None:

@@ -5,10 +5,8 @@ no activity has been closed, every later one up to now is empty too, so they jum
 
 from __future__ import annotations
 
-import math
-
 from mqtool.engine.console import console
-from mqtool.engine.timers import TickContext, timer
+from mqtool.engine.timers import TickContext, next_mark, timer
 from mqtool.engine.ztpf.figures import (
     CHECKPOINT_TIMER,
     INTERVAL,
@@ -39,10 +37,7 @@ _CLOSE = (
 def next_due(due: float, now: float, idle: bool) -> float:
     """The next run: 5 s on; or, when nothing can have changed, the first 5-second mark
     after `now` (the runs in between would find the same nothing)."""
-    following = due + INTERVAL
-    if idle and following <= now:
-        return due + INTERVAL * (math.floor((now - due) / INTERVAL) + 1)
-    return following
+    return next_mark(due, INTERVAL, now if idle else due)
 
 
 def qmgr_of(tx: Transaction, system: str) -> ObjectRecord | None:
@@ -50,7 +45,7 @@ def qmgr_of(tx: Transaction, system: str) -> ObjectRecord | None:
     return found[0] if found else None
 
 
-@timer(MONITOR_TIMER)
+@timer(MONITOR_TIMER, observer=True)
 def run_monitor(context: TickContext, tx: Transaction, system: SystemRecord, due: float) -> float | None:
     if system.platform != "ztpf":
         return None
@@ -116,7 +111,7 @@ def _sweeper_check(tx: Transaction, system: SystemRecord, when: float) -> bool:
     return False
 
 
-@timer(CHECKPOINT_TIMER)
+@timer(CHECKPOINT_TIMER, observer=True)
 def run_checkpoint(context: TickContext, tx: Transaction, system: SystemRecord, due: float) -> float | None:
     """Writes the persistent messages of memory queues put since the last checkpoint:
     ceil(stored bytes / 4096) I/Os per queue; its measured duration feeds Checkpoint
