@@ -192,6 +192,7 @@ class Session:
                 raise
             self._defer(str(exc))
             return 0
+        self.deferred = None  # caught up: a disk that fills again is said again
         generation = self.store.generation()
         with self.store.transaction(write=False) as tx:
             due = tx.conn.execute("SELECT min(due) FROM timers").fetchone()[0]

@@ -320,3 +320,27 @@ def test_a_session_defers_once_and_catches_up_later(tmp_path: Path, full_disk: C
     full_disk(False)
     assert session.tick() > 0
     store.close()
+
+
+def test_the_real_time_loop_says_a_full_disk_once(tmp_path: Path, full_disk: Callable[[bool], None]) -> None:
+    from mqtool.cli.loop import EngineLoop
+
+    state = tmp_path / "state"
+    assert _cli(state, "cmd", "ZMQSC DEFINE QL-Q").exit_code == 0
+    clock = Clock.from_setting(FROZEN)
+    errors: list[str] = []
+    loop = EngineLoop(state, clock, on_error=errors.append, services=[])
+    full_disk(True)
+    for _ in range(5):
+        clock.advance(5)
+        loop.step()
+    assert [line[:27] for line in errors] == ["MQT0712W Timers due since 2"]
+    full_disk(False)
+    clock.advance(5)
+    loop.step()
+    full_disk(True)
+    clock.advance(5)
+    loop.step()
+    assert len(errors) == 2  # caught up in between: a disk full again is said again
+    full_disk(False)
+    loop.close()
