@@ -265,3 +265,42 @@ def test_the_first_command_after_two_and_a_half_years(tmp_path: Path, platform: 
         records = json.loads(listing.stdout)
         assert len(records) <= 4 * 8  # queues x (work, expiry, gap) intervals
         assert "CURDEPTH(0)" in done.stdout  # expired in the gap
+
+
+# -- the z/TPF sweeper that cannot sweep ---------------------------------------------------------
+
+
+def _blocked_sweeper(state: Path) -> Lab:
+    """A SWEEP-NO queue holds 90 of 100 SWBs: every monitor check (5 s) runs a sweep that
+    aborts (MQSC0202W) and moves nothing."""
+    lab = Lab(state)
+    with lab.store.transaction() as tx:
+        system = tx.get_system("TPF1")
+        assert system is not None
+        system.attrs["swbpool"] = 100
+        tx.put_system(system)
+    lab.run("ZMQSC DEFINE QL-Q SWEEP-NO", ".put Q count=90 size=1000")
+    return lab
+
+
+def _sweeps(lab: Lab) -> tuple[Any, ...]:
+    with lab.store.transaction(write=False) as tx:
+        state = tx.conn.execute("SELECT sweeps, aborted_sweeps FROM engine_state WHERE system = 'TPF1'").fetchone()
+        queue = tx.conn.execute(
+            "SELECT aborted_sweeps FROM queue_stats WHERE system = 'TPF1' AND queue = 'Q'"
+        ).fetchone()
+    return (*state, *queue)
+
+
+def test_a_sweeper_that_cannot_sweep_counts_the_aborted_sweeps_of_a_gap(tmp_path: Path) -> None:
+    once, stepped = _blocked_sweeper(tmp_path / "once"), _blocked_sweeper(tmp_path / "stepped")
+    assert once.catch_up(2 * 3600) <= 6  # 1,440 monitor checks, one made
+    for _ in range(12):
+        stepped.catch_up(600)
+    assert _sweeps(once) == _sweeps(stepped)
+    assert _sweeps(once)[1] > 1_400
+    assert once.catch_up(YEARS_2_5) <= 4
+    # The console heard of it once per catch-up, not every 5 seconds.
+    assert len([line for line in _console(once) if line.startswith("MQSC0202W")]) <= 4
+    once.store.close()
+    stepped.store.close()

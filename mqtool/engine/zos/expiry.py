@@ -63,7 +63,7 @@ def run_expiry(context: TickContext, tx: Transaction, system: SystemRecord, due:
         return None
     seconds = float(int(interval))
     if manager.status.get("state", "STARTED") != "STARTED":
-        return next_mark(due, seconds, context.now)  # START QMGR schedules a scan at once
+        return next_mark(due, seconds, context.now)  # nothing to scan until it starts: one mark after now
     removed = remove_expired(tx, system.name, due)
     count_expired(tx, system.name, removed)
     work = min(next_expiry(tx, system.name), context.quiet_until(tx, system.name, EXPIRY_TIMER))
