@@ -209,13 +209,48 @@ def test_a_retrying_channel_counts_the_retries_of_a_gap(tmp_path: Path) -> None:
     stepped.store.close()
 
 
-def test_a_channel_retries_for_real_when_its_partner_appears(tmp_path: Path) -> None:
+def test_retrying_channels_of_several_systems_do_not_hold_each_other_back(tmp_path: Path) -> None:
+    """Each retrying channel's timer is passive: the others' jumps do not stop at its
+    retries (they stopped at each other's, and a month cost 2,000 runs)."""
     lab = _retrying(tmp_path / "state")
+    lab.run(
+        "ZMQSC DEFINE CHL-ELSEWHERE CHLTYPE-SDR CONNAME-'127.0.0.1(1498)' XMITQ-XQ",
+        "ZMQSC START CHL-ELSEWHERE",
+        "-CSQ1 DEFINE QLOCAL(XQ) USAGE(XMITQ)",
+        "-CSQ1 DEFINE CHANNEL(AWAY) CHLTYPE(SDR) CONNAME('127.0.0.1(1497)') XMITQ(XQ) TRPTYPE(TCP)",
+        "-CSQ1 START CHANNEL(AWAY)",
+    )
+    assert lab.catch_up(30 * DAY) <= 8
+    assert lab.catch_up(YEARS_2_5) <= 6
+    with lab.store.transaction(write=False) as tx:
+        passive = tx.conn.execute("SELECT system, passive FROM timers WHERE name = 'mq-channels' ORDER BY system")
+        assert passive.fetchall() == [("CSQ1", 1), ("TPF1", 1)]
+    lab.store.close()
+
+
+def test_a_channel_binds_at_its_next_retry_once_its_partner_appears(tmp_path: Path) -> None:
+    """Retries counted over a week, then the partner is defined: the next retry (within
+    LONGTMR of the catch-up) binds for real."""
+    lab = Lab(tmp_path / "state")
+    with lab.store.transaction() as tx:
+        csq1 = tx.get_system("CSQ1")
+        assert csq1 is not None
+        csq1.attrs["listener"] = "127.0.0.1(1416)"
+        tx.put_system(csq1)
+    lab.run(
+        "ZMQSC DEFINE QL-XQ USAGE-XMITQ",
+        "ZMQSC DEFINE CHL-TO.CSQ1 CHLTYPE-SDR CONNAME-'127.0.0.1(1416)' XMITQ-XQ",
+        "ZMQSC START CHL-TO.CSQ1",
+    )
     lab.catch_up(7 * DAY)
-    lab.run("ZMQSC STOP CHL-NOWHERE", "ZMQSC ALTER CHL-NOWHERE CONNAME-'127.0.0.1(1400)'")
-    lab.run("ZMQSC START CHL-NOWHERE")
-    lab.catch_up(1)
-    assert _status(lab)[0] == "RETRYING" and _status(lab)[1] == 1  # a new start counts afresh
+    with lab.store.transaction(write=False) as tx:
+        record = tx.get_object("TPF1", "CHL", "TO.CSQ1")
+    assert record is not None and ChannelStatus.load(record.status).state == "RETRYING"
+    lab.run("-CSQ1 DEFINE CHANNEL(TO.CSQ1) CHLTYPE(RCVR) TRPTYPE(TCP)")
+    lab.catch_up(1200)
+    with lab.store.transaction(write=False) as tx:
+        record = tx.get_object("TPF1", "CHL", "TO.CSQ1")
+    assert record is not None and ChannelStatus.load(record.status).state == "RUNNING"
     lab.store.close()
 
 

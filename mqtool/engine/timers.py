@@ -33,18 +33,29 @@ class TickContext:
         `now`, or earlier when another acting timer (a channel moving messages, the
         expiry task removing them, an offload ending) is due before it. Observers
         (statistics, the z/TPF monitor and checkpoint) change nothing others see, so
-        they never shorten it. Commands cannot run while a tick catches up."""
+        they never shorten it, nor do passive timers (a channel retrying for a reason
+        only such work can change). Commands cannot run while a tick catches up."""
         observers = sorted(OBSERVERS)
         marks = ", ".join("?" for _ in observers) or "''"
         row = tx.conn.execute(
-            f"SELECT min(due) FROM timers WHERE name NOT IN ({marks}) AND NOT (system = ? AND name = ?)",
+            f"SELECT min(due) FROM timers WHERE passive = 0 AND name NOT IN ({marks}) "
+            "AND NOT (system = ? AND name = ?)",
             (*observers, system, name),
         ).fetchone()
         return self.now if row is None or row[0] is None else min(self.now, float(row[0]))
 
 
+@dataclass(frozen=True)
+class Wake:
+    """What a timer function may return instead of a bare due time: its next run is
+    passive, it can only repeat what this run found (see quiet_until)."""
+
+    due: float
+    passive: bool = True
+
+
 # name -> function(context, tx, system, due) -> next due time (or None to drop the timer)
-TimerFunction = Callable[[TickContext, "Transaction", "SystemRecord", float], "float | None"]
+TimerFunction = Callable[[TickContext, "Transaction", "SystemRecord", float], "float | Wake | None"]
 TIMERS: dict[str, TimerFunction] = {}
 OBSERVERS: set[str] = set()  # timers whose runs change nothing another timer sees
 
@@ -86,10 +97,11 @@ def next_mark(due: float, interval: float, after: float) -> float:
 
 
 def schedule(tx: Transaction, system: str, name: str, due: float) -> None:
-    """Makes sure timer `name` of `system` exists; keeps an earlier due time."""
+    """Makes sure timer `name` of `system` exists; keeps an earlier due time. Something
+    new happened: the timer is active."""
     tx.conn.execute(
         "INSERT INTO timers (system, name, due) VALUES (?, ?, ?) "
-        "ON CONFLICT(system, name) DO UPDATE SET due = min(due, excluded.due)",
+        "ON CONFLICT(system, name) DO UPDATE SET due = min(due, excluded.due), passive = 0",
         (system, name, due),
     )
 

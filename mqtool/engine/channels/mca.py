@@ -77,7 +77,7 @@ from mqtool.engine.core.reasons import (
     MQError,
 )
 from mqtool.engine.platforms import open_queue
-from mqtool.engine.timers import TickContext, schedule, timer
+from mqtool.engine.timers import TickContext, Wake, schedule, timer
 from mqtool.state import ObjectRecord, SystemRecord, Transaction
 from mqtool.state import messages as runs
 
@@ -374,7 +374,7 @@ def _end_channel(work: Work, end: End, state: str) -> None:
 
 
 @timer(CHANNEL_TIMER)
-def run_channels(context: TickContext, tx: Transaction, system: SystemRecord, due: float) -> float | None:
+def run_channels(context: TickContext, tx: Transaction, system: SystemRecord, due: float) -> float | Wake | None:
     """One step of each of the system's sender channels that has something to do;
     returns when the next step is due (at once while a channel has work)."""
     platform = platform_of(system)
@@ -382,7 +382,8 @@ def run_channels(context: TickContext, tx: Transaction, system: SystemRecord, du
     # they happened, as the other timers do); an idle channel looks again a poll after
     # the instant the tick catches up to, so a long .advance costs one look.
     now = due
-    wakes: list[float] = []
+    wakes: list[float] = []  # of channels that wait (retrying, idle): they repeat what they found
+    acting: list[float] = []  # of channels with work (binding, sending)
     again: list[End] = []  # retried and failed as before: the same until something else acts
     for record in tx.objects(system.name, platform.channel_type):
         if record.attrs.get("CHLTYPE") != "SDR":
@@ -408,18 +409,21 @@ def run_channels(context: TickContext, tx: Transaction, system: SystemRecord, du
         elif status.state == RETRYING:
             wakes.append(status.retry_at)
         elif status.state == BINDING or (status.state == RUNNING and busy):
-            wakes.append(due)
+            acting.append(due)
         elif status.state == RUNNING:
             wakes.append(max(due, context.now) + POLL)
     if again:
         # Catching up over a gap: the attempts until anything else can act would fail
         # the same way, so they are counted, not made (one run, not one per attempt).
-        until = min([context.quiet_until(tx, system.name, CHANNEL_TIMER), *wakes])
+        until = min([context.quiet_until(tx, system.name, CHANNEL_TIMER), *acting])
         for end in again:
             if _skip_retries(end.status, until):
                 end.save(tx)
             wakes.append(end.status.retry_at)
-    return min(wakes) if wakes else None
+    if not (wakes or acting):
+        return None
+    # Only channels with work can change what another timer sees (see timers.quiet_until).
+    return Wake(min(wakes + acting), passive=not acting)
 
 
 def _skip_retries(status: ChannelStatus, until: float) -> bool:
