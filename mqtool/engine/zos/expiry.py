@@ -66,6 +66,8 @@ def run_expiry(context: TickContext, tx: Transaction, system: SystemRecord, due:
         return next_mark(due, seconds, context.now)  # nothing to scan until it starts: one mark after now
     removed = remove_expired(tx, system.name, due)
     count_expired(tx, system.name, removed)
+    if due + seconds > context.now:
+        return due + seconds  # in real time: the next mark (no second look at the messages)
     work = min(next_expiry(tx, system.name), context.quiet_until(tx, system.name, EXPIRY_TIMER))
     # The first mark at or after `work` (a message expiring at a mark is removed at it).
     return next_mark(due, seconds, math.nextafter(work, -math.inf))
