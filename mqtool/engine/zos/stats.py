@@ -513,7 +513,8 @@ def run_statistics(context: TickContext, tx: Transaction, system: SystemRecord, 
         return None
     interval = interval_seconds(system, manager)
     flush(tx, system.name, due)
-    if not counted(tx, system.name, queue_on, log_on):
+    # Only a catch-up (the next interval ends before the time caught up to) can extend one.
+    if due + interval <= context.now and not counted(tx, system.name, queue_on, log_on):
         end = last_mark(due, interval, context.quiet_until(tx, system.name, STATS_TIMER))
         if end > due:
             return end  # the interval runs on: nothing can be counted before `end`
