@@ -159,6 +159,15 @@ class Clock:
             return 0.0
         return time.perf_counter()
 
+    def can_advance(self, seconds: float) -> bool:
+        """Whether `advance(seconds)` would be accepted (forward, before the year 9998)."""
+        if not seconds >= 0:
+            return False
+        try:
+            return self.now() + timedelta(seconds=seconds) < LATEST
+        except OverflowError:
+            return False
+
     def advance(self, seconds: float) -> None:
         """Moves the clock forward: a frozen clock stays frozen at the later instant; a
         wall clock runs on from the later instant (for the rest of this process)."""

@@ -68,10 +68,16 @@ ARCHIVE_DEFAULTS: dict[str, Any] = {
     "UNIT2": "",
 }
 
+# Days of statistics records kept (mqtool smf): a week, as an installation keeps a week
+# of SMF data online before it is offloaded; `mqtool smf purge` removes more at once.
+SMF_RETAIN = 7
+MAX_SMF_RETAIN = 3660
+
 ZOS_DEFAULTS: dict[str, Any] = {
     "cpu": "z15",
     "offset": "+00:00",
     "statime": 1,
+    "smfretain": SMF_RETAIN,
     "listener": "",
     "log": LOG_DEFAULTS,
     "archive": ARCHIVE_DEFAULTS,
@@ -111,7 +117,11 @@ def create_default(tx: Transaction, now: float) -> None:
 
 
 def ensure_complex(store: Store, now: float) -> None:
-    """Any command that finds no store creates the default complex."""
+    """Any command that finds no store creates the default complex (a store that has
+    one is only read: a reading command works on a full disk)."""
+    with store.transaction(write=False) as tx:
+        if tx.get_meta("initialised") is not None:
+            return
     with store.transaction() as tx:
         if tx.get_meta("initialised") is None:
             create_default(tx, now)
@@ -168,6 +178,13 @@ SETTINGS: dict[str, Setting] = {
     "qmgr": Setting(("ztpf",), "qmgr", "the system's queue manager (defined with its system queues)"),
     "cpf": Setting(("zos",), "cpf", "command prefix string, 1-8 characters starting with a special character"),
     "statime": Setting(("zos",), "int", "statistics interval in minutes (CSQ6SYSP STATIME)", 0, 1440),
+    "smfretain": Setting(
+        ("zos",),
+        "int",
+        "days the statistics records (mqtool smf) are kept; 0 keeps them until mqtool smf purge",
+        0,
+        MAX_SMF_RETAIN,
+    ),
 }
 
 # CSQ6LOGP ranges (IBM MQ for z/OS system parameters) for the log settings; a key that
@@ -365,6 +382,12 @@ SETTING_OPTIONS: tuple[tuple[str, str, str], ...] = (
     ("qmgr", "NAME", "z/TPF: define the system's queue manager (with its system queues)."),
     ("cpf", "PREFIX", "z/OS: command prefix string, 1-8 characters, e.g. -CSQ2 [-NAME]."),
     ("statime", "MINUTES", "z/OS: statistics interval 0-1440 minutes [1]."),
+    (
+        "smfretain",
+        "DAYS",
+        f"z/OS: days the statistics records of mqtool smf are kept, 0-{MAX_SMF_RETAIN}; 0 keeps them until "
+        f"mqtool smf purge [{SMF_RETAIN}].",
+    ),
 )
 
 

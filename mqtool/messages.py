@@ -336,6 +336,26 @@ CATALOGUE: dict[str, Entry] = {
         "{count} not UTF-8 text: measured as they are, not in {encoding}",
         "mqtool estimate --encoding could not re-encode these messages; their figures are of the original bytes.",
     ),
+    # idle time, statistics retention and full disks (mqtool smf purge, the tick)
+    "MQT0710I": Entry(
+        "Purged {queue_records}, {log_records} and {topic_records} of {system} ({which})",
+        "mqtool smf purge removed the statistics records of the intervals named, as SMF data sets are offloaded.",
+    ),
+    "MQT0711I": Entry(
+        "Would purge {queue_records}, {log_records} and {topic_records} of {system} ({which}); nothing was removed",
+        "mqtool smf purge --dry-run: what a purge would remove.",
+    ),
+    "MQT0712W": Entry(
+        "Timers due since {since} did not run: {reason}; they run at the next command that can write",
+        "The catch-up of the timers (statistics intervals, expiry, channels, the z/TPF monitor) at the start "
+        "of a command could not write to the store: it is deferred, and the command (a DISPLAY, a browse) "
+        "goes on. Said once per process.",
+    ),
+    "MQT0713W": Entry(
+        "Browsed {queue} without counting: {reason}",
+        "A browse on a store that cannot be written (a full disk) shows the messages; its MQOPEN, browse and "
+        "MQCLOSE counts are not kept.",
+    ),
     # channels, in the platform's framing (mqtool's ids: no IBM message says these)
     "MQT0509I": Entry("Channel initiator stopped", "Console (z/OS): STOP CHINIT ended the channel initiator."),
     "MQT0510E": Entry(

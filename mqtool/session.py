@@ -8,16 +8,16 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from types import ModuleType
 from typing import Any
 
-from mqtool import tables
+from mqtool import messages, tables
 from mqtool.clock import Clock, parse_offset
 from mqtool.parse.command import Command, LexError
 from mqtool.render import render
 from mqtool.response import FAILED, OK, SYNTAX, Response
-from mqtool.state import Store, SystemRecord, Transaction
+from mqtool.state import Store, StoreError, SystemRecord, Transaction
 from mqtool.validate import Request, validate
 
 LEAVE_WORDS = ("END", "EXIT", "QUIT")
@@ -87,6 +87,11 @@ class Session:
         self._systems_generation: tuple[int, int] | None = None
         self._quiet_until = -math.inf  # no timer falls due before this instant ...
         self._quiet_generation: tuple[int, int] | None = None  # ... unless the timers changed
+        # Timers that fell due but could not run (the store's disk is full): why, once
+        # known. The caller that prints (the CLI: standard error) sets `notify` to be told
+        # once (MQT0712W); the command itself goes on, so a reading command works.
+        self.deferred: str | None = None
+        self.notify: Callable[[str], None] | None = None
 
     def close(self) -> None:
         """The session ends: the subscriptions it holds (`.subscribe`) are closed, so the
@@ -201,16 +206,35 @@ class Session:
         from mqtool.engine import tick
 
         now = self.clock.timestamp()
-        if now < self._quiet_until and self.store.generation() == self._quiet_generation:
-            tick.reap_subscribers(self.store)
+        try:
+            if now < self._quiet_until and self.store.generation() == self._quiet_generation:
+                tick.reap_subscribers(self.store)
+                return 0
+            runs = tick.tick(self.store, self.clock, now)
+        except StoreError as exc:
+            if not exc.full:
+                raise
+            self._defer(str(exc))
             return 0
-        runs = tick.tick(self.store, self.clock, now)
+        self.deferred = None  # caught up: a disk that fills again is said again
         generation = self.store.generation()
         with self.store.transaction(write=False) as tx:
             due = tx.conn.execute("SELECT min(due) FROM timers").fetchone()[0]
         self._quiet_generation = generation
         self._quiet_until = math.inf if due is None else float(due)
         return runs
+
+    def _defer(self, reason: str) -> None:
+        """The timers due could not run for want of disk: said once, then left due (they
+        run at the first tick that can write)."""
+        if self.deferred is not None:
+            return
+        self.deferred = reason
+        with self.store.transaction(write=False) as tx:
+            due = tx.conn.execute("SELECT min(due) FROM timers").fetchone()[0]
+        since = "now" if due is None else f"{datetime.fromtimestamp(float(due), UTC):%Y-%m-%dT%H:%M:%S}Z"
+        if self.notify is not None:
+            self.notify(messages.line("MQT0712W", since=since, reason=reason))
 
     def _dialect(
         self,

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+from mqtool.inputs import shown
+
 UNITS: dict[str, int] = {
     "": 1,
     "B": 1,
@@ -26,6 +28,8 @@ UNITS: dict[str, int] = {
     "GIB": 1024**3,
 }
 UNIT_NAMES = "B, KB, MB, GB (or KiB, MiB, GiB; all in 1024s)"
+MAX_SIZE = 2**50  # a petabyte: larger than anything mqtool stores, far below what a conversion refuses
+MAX_DIGITS = 20  # digits of the number, at the most (inputs.py: never near Python's 4,300)
 _SIZE = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?|\.[0-9]+)\s*([A-Za-z]*)\s*$")
 
 
@@ -37,12 +41,18 @@ def parse_size(text: str) -> int:
     """Reads a size; SizeError (saying what is accepted) when it cannot."""
     match = _SIZE.match(text)
     if not match:
-        raise SizeError(f"not a size: {text!r} (a number of bytes, or with a unit: 32KB, 4MB, 1MiB)")
+        raise SizeError(f"not a size: {shown(text)!r} (a number of bytes, or with a unit: 32KB, 4MB, 1MiB)")
     number, unit = match.groups()
+    if len(number.partition(".")[0].lstrip("0")) > MAX_DIGITS:
+        raise SizeError(f"{shown(text)} is too large (at most {MAX_SIZE:,} bytes)")
+    if len(number) > 2 * MAX_DIGITS:
+        raise SizeError(f"{shown(text)} is not a whole number of bytes")
     factor = UNITS.get(unit.upper())
     if factor is None:
-        raise SizeError(f"unknown unit {unit!r} in {text!r}; units: {UNIT_NAMES}")
+        raise SizeError(f"unknown unit {shown(unit)!r} in {shown(text)!r}; units: {UNIT_NAMES}")
     value = Fraction(number) * factor
     if value.denominator != 1:
-        raise SizeError(f"{text!r} is not a whole number of bytes")
+        raise SizeError(f"{shown(text)!r} is not a whole number of bytes")
+    if value > MAX_SIZE:
+        raise SizeError(f"{shown(text)} is too large (at most {MAX_SIZE:,} bytes)")
     return int(value)

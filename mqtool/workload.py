@@ -3,13 +3,12 @@ sources (`--file`, `--data`, generated) that `mqtool put` shares with them."""
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mqtool import inputs
 from mqtool.clock import Clock, ClockError, parse_duration
 from mqtool.directives import engine_system as _engine_system
 from mqtool.engine import payload as payload_module
@@ -41,6 +40,7 @@ if TYPE_CHECKING:
 
 _NO_CLOCK = Clock(frozen_at=None)  # checks a DynamicQName's form (its time part is not used)
 DEFAULT_SIZE = 1024  # generated payloads when no size is given
+MAX_EVERY = 86400.0  # seconds between the messages of a paced .put, at the most
 PREVIEW = 40  # characters of a text payload shown by .get
 # How MQT0152W ends: why a put stopped before its last message.
 INTERRUPTED = "interrupted"
@@ -97,10 +97,9 @@ class PayloadSpec:
         lengths = [len(text.encode("utf-8")) for text in self.data]
         for name in self.files:
             try:
-                with open(name, "rb") as handle:  # readable, not read
-                    lengths.append(os.fstat(handle.fileno()).st_size)
-            except OSError as exc:
-                raise WorkloadError(f"cannot read {name}: {exc.strerror or exc}") from exc
+                lengths.append(inputs.file_size(name))  # readable, not read
+            except inputs.InputError as exc:
+                raise WorkloadError(f"cannot read {name}: {exc}") from None
         return max(lengths)
 
     def payloads(self) -> Iterator[bytes]:
@@ -124,10 +123,11 @@ class PayloadSpec:
 
 
 def read_file(name: str) -> bytes:
+    """A file put as one message: a regular file of at most the largest MQ message."""
     try:
-        return Path(name).read_bytes()
-    except OSError as exc:
-        raise WorkloadError(f"cannot read {name}: {exc.strerror or exc}") from exc
+        return inputs.read_file(name, inputs.MAX_MESSAGE, "the largest MQ message")
+    except inputs.InputError as exc:
+        raise WorkloadError(f"cannot read {name}: {exc}") from None
 
 
 def route(handle: QueueHandle) -> str:
@@ -187,18 +187,14 @@ def _usage(directive: Directive, reason: str) -> Response:
     return response
 
 
-def _integer(directive: Directive, key: str, low: int, high: int | None = None) -> int | None:
+def _integer(directive: Directive, key: str, low: int, high: int) -> int | None:
     raw = directive.options.get(key)
     if raw is None:
         return None
-    text = raw.strip()
-    if not (text.isascii() and text.isdigit()):
-        raise WorkloadError(f"{key}={raw} is not a number (digits 0-9)")
-    value = int(text)
-    if value < low or (high is not None and value > high):
-        span = f"{low}-{high}" if high is not None else f"{low} or more"
-        raise WorkloadError(f"{key}={raw} is out of range ({span})")
-    return value
+    try:
+        return inputs.whole(raw, low, high)
+    except inputs.InputError as exc:
+        raise WorkloadError(f"{key}={exc.value} {exc.reason}") from None
 
 
 def _size(directive: Directive, key: str) -> int | None:
@@ -244,11 +240,19 @@ def _duration(directive: Directive, key: str) -> float | None:
 
 def parse_expiry(text: str) -> float:
     """An expiry as MQ counts it, tenths of a second (`300` is 30 s), or a duration
-    with a unit (`30s`, `5m`); the same rule for `mqtool put --expiry` and `.put expiry=`."""
+    with a unit (`30s`, `5m`); the same rule for `mqtool put --expiry` and `.put expiry=`.
+    At most the MQMD's largest Expiry (an MQLONG of tenths: about 6.8 years)."""
     value = text.strip()
     if value.isascii() and value.isdigit():
-        return int(value) / 10
-    return parse_duration(value)
+        try:
+            return inputs.whole(value, 0, inputs.MAX_EXPIRY) / 10
+        except inputs.InputError as exc:
+            raise ClockError(f"{exc.value} {exc.reason} tenths of a second") from None
+    seconds = parse_duration(value)
+    if seconds * 10 > inputs.MAX_EXPIRY:
+        longest = f"{inputs.MAX_EXPIRY / 10:.1f}s"
+        raise ClockError(f"{inputs.shown(text)} is longer than the longest expiry, {longest}")
+    return seconds
 
 
 @dataclass
@@ -287,8 +291,8 @@ def parse_put(directive: Directive) -> PutRequest:
         data=(directive.options["data"],) if "data" in directive.options else (),
         pattern=directive.options["pattern"].lower() if "pattern" in directive.options else None,
         size=_size(directive, "size"),
-        count=_integer(directive, "count", 0),
-        seed=_integer(directive, "seed", 0) or 0,
+        count=_integer(directive, "count", 0, inputs.MAX_COUNT),
+        seed=_integer(directive, "seed", 0, inputs.MAX_SEED) or 0,
     )
     spec.check()
     msgid, correlid = _ids(directive)
@@ -299,11 +303,14 @@ def parse_put(directive: Directive) -> PutRequest:
         correlid=correlid or bytes(24),
         expiry=_duration(directive, "expiry"),
     )
+    every = _duration(directive, "every") or 0.0
+    if every > MAX_EVERY:
+        raise WorkloadError(f"every={inputs.shown(directive.options['every'])} is longer than a day (1d at the most)")
     return PutRequest(
         directive.args[0].upper() if topic is None else f"topic '{topic}'",
         spec,
         options,
-        _duration(directive, "every") or 0.0,
+        every,
         bool(_yes_no(directive, "syncpoint")),
         topic,
         retain,
@@ -367,6 +374,8 @@ def do_put(session: Session, directive: Directive, current: SystemRecord | None)
         largest = spec.largest()  # an unreadable file is a usage error before anything is put
     except WorkloadError as error:
         return _usage(directive, str(error))
+    if every > 0 and session.clock.frozen and not session.clock.can_advance(every * spec.total()):
+        return _usage(directive, "count= times every= would move the frozen clock past the year 9998")
     # MAXMSGL is checked before a payload is made or read (a model queue's MQOPEN makes
     # the queue first: the put checks it).
     handle: Any
@@ -551,7 +560,7 @@ def parse_get(directive: Directive) -> GetRequest:
         except TopicError as error:
             raise WorkloadError(f"topic={topic}: {error}") from None
     raw_count = directive.options.get("count", "1").strip().lower()
-    count = None if raw_count == "all" else _integer(directive, "count", 1) or 1
+    count = None if raw_count == "all" else _integer(directive, "count", 1, inputs.MAX_COUNT) or 1
     msgid, correlid = _ids(directive)
     syncpoint = _yes_no(directive, "syncpoint")
     return GetRequest(
@@ -623,6 +632,8 @@ def do_get(session: Session, directive: Directive, current: SystemRecord | None)
         if temporary is not None:
             ended = subscribing.close(session, system, temporary)
     action = "Browse of" if browse else "Get from"
+    if result.uncounted:
+        response.add("MQT0713W", queue=queue, reason=result.uncounted)
     if result.error is not None and request.topic is not None:
         response.status = FAILED  # a subscription's queue is the queue manager's to make: no DEFINE hint
         response.add("MQT0120E", action=action, queue=queue, reason=str(result.error))

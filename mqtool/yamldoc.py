@@ -25,6 +25,8 @@ from typing import Any
 # ALIAS_FACTOR times the nodes written, plus ALIAS_ALLOWANCE.
 ALIAS_FACTOR = 10
 ALIAS_ALLOWANCE = 10_000
+# Levels of nesting (mappings and sequences inside each other) a document may have.
+MAX_DEPTH = 64
 # An integer scalar longer than this is refused (Python's int() refuses 4,300 digits).
 MAX_NUMBER_CHARS = 100
 
@@ -55,6 +57,7 @@ def _has_libyaml() -> bool:
 @functools.cache
 def _loader_class(pure: bool) -> Any:
     import yaml
+    from yaml.composer import ComposerError
     from yaml.constructor import ConstructorError
 
     base = yaml.SafeLoader if pure else yaml.CSafeLoader
@@ -65,6 +68,18 @@ def _loader_class(pure: bool) -> Any:
 
         def flatten_mapping(self, node: Any) -> None:
             node.value = merged_pairs(node, ConstructorError)
+
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            # The pure-Python composer recurses once per level: bounded here before
+            # Python's recursion limit (libyaml stops at 1,000 levels by itself).
+            self.mqtool_depth = getattr(self, "mqtool_depth", 0) + 1
+            try:
+                if self.mqtool_depth > MAX_DEPTH:
+                    mark = self.peek_event().start_mark
+                    raise ComposerError(None, None, f"more than {MAX_DEPTH} levels of nesting", mark)
+                return super().compose_node(parent, index)
+            finally:
+                self.mqtool_depth -= 1
 
         def construct_yaml_int(self, node: Any) -> Any:
             text = str(node.value)
@@ -122,14 +137,16 @@ def _identity(key_node: Any) -> Any:
 
 
 def check_aliases(root: Any) -> None:
-    """Refuses a composed document whose aliases expand beyond the budget, or that holds
-    an alias inside the node it names. Linear in the nodes written: the expanded size of
+    """Refuses a composed document whose aliases expand beyond the budget, that holds
+    an alias inside the node it names, or that nests deeper than MAX_DEPTH levels
+    (aliases followed: the constructor recurses once per level). Linear in the nodes written: the expanded size of
     each node is counted once (aliases share nodes)."""
     import yaml
 
     written: set[int] = set()
     expanded: dict[int, int] = {}
     open_nodes: set[int] = set()
+    height: dict[int, int] = {}  # levels from a node down to its deepest scalar, aliases followed
     # An explicit stack (no recursion): ("enter", node) then ("leave", node).
     stack: list[tuple[bool, Any]] = [(True, root)]
     while stack:
@@ -152,7 +169,12 @@ def check_aliases(root: Any) -> None:
                     stack.append((True, child))
         else:
             open_nodes.discard(key)
-            expanded[key] = 1 + sum(expanded[id(child)] for child in _children(node, yaml))
+            children = _children(node, yaml)
+            expanded[key] = 1 + sum(expanded[id(child)] for child in children)
+            height[key] = 1 + max((height[id(child)] for child in children), default=0)
+            if height[key] > MAX_DEPTH:
+                mark = node.start_mark
+                raise AliasBudgetError(f"more than {MAX_DEPTH} levels of nesting", mark.line + 1, mark.column + 1)
     budget = ALIAS_FACTOR * len(written) + ALIAS_ALLOWANCE
     if expanded[id(root)] > len(written) + budget:
         raise AliasBudgetError(

@@ -50,7 +50,12 @@ REFERENCE_ATTRIBUTES: dict[str, str] = {
 
 
 class StoreError(Exception):
-    """The store cannot be opened or used: damaged, foreign, newer, or unwritable."""
+    """The store cannot be opened or used: damaged, foreign, newer, or unwritable.
+    `full`: because its disk is full (what could not be written can be tried again)."""
+
+    def __init__(self, message: str, full: bool = False) -> None:
+        super().__init__(message)
+        self.full = full
 
 
 # SQLite result codes (extended codes carry a suffix: SQLITE_IOERR_FSYNC ...) that say the
@@ -79,6 +84,12 @@ def describe_error(path: Path, exc: BaseException) -> str | None:
     return None
 
 
+def disk_full(path: Path, exc: BaseException) -> bool:
+    """Whether a failure of the state file `path` comes from its full disk."""
+    name = str(getattr(exc, "sqlite_errorname", ""))
+    return name.startswith("SQLITE_FULL") or (name.startswith("SQLITE_IOERR") and _disk_full(path.parent))
+
+
 def _disk_full(folder: Path) -> bool:
     try:
         return shutil.disk_usage(folder).free < DISK_FULL_BELOW
@@ -102,7 +113,7 @@ def _migrations() -> list[tuple[int, str]]:
     return sorted(found)
 
 
-SCHEMA_VERSION = 14  # the highest migration number; checked by a test against migrations/
+SCHEMA_VERSION = 15  # the highest migration number; checked by a test against migrations/
 
 
 def _dumps(value: dict[str, Any]) -> str:
@@ -117,6 +128,8 @@ class Store:
         self.conn = conn
         self.created = created
         self._own_changes = 0  # this connection's writes to WATCHED tables (temp triggers count them)
+        # Opened on a full disk (the reason), for reading: see _open_on_full_disk.
+        self.full_disk: str | None = None
 
     @classmethod
     def open(cls, state_dir: Path) -> Store:
@@ -145,6 +158,10 @@ class Store:
         except sqlite3.DatabaseError as exc:
             conn.close()
             problem = describe_error(path, exc)
+            if problem is not None and disk_full(path, exc):
+                # The shared-memory index (-shm) cannot be made on a full disk: the store
+                # is read with the index in this process's memory instead.
+                return cls._open_on_full_disk(path, problem, exc)
             if problem is not None and not problem.startswith(f"the state file {path} is damaged"):
                 raise StoreError(problem) from exc
             raise StoreError(
@@ -154,6 +171,27 @@ class Store:
         except StoreError:
             conn.close()
             raise
+        return store
+
+    @classmethod
+    def _open_on_full_disk(cls, path: Path, problem: str, cause: BaseException) -> Store:
+        """The store of a full disk, opened so that it can be read: in EXCLUSIVE locking
+        mode, SQLite keeps the WAL index in memory and needs no -shm file (which cannot
+        be made); other processes wait for this one while it runs. Writes fail with
+        StoreError(full) at their commit, so reading commands work and the operator can
+        decide what to clear. StoreError when even that cannot be done."""
+        try:
+            conn = sqlite3.connect(str(path), isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+            conn.execute("PRAGMA locking_mode = EXCLUSIVE")
+        except sqlite3.Error:
+            raise StoreError(problem, full=True) from cause
+        store = cls(path, conn, created=False)
+        try:
+            store._prepare()
+        except (sqlite3.DatabaseError, StoreError):
+            conn.close()
+            raise StoreError(problem, full=True) from cause
+        store.full_disk = problem
         return store
 
     def _prepare(self, synchronous: str = "FULL") -> None:
@@ -266,7 +304,7 @@ class Store:
     def error(self, exc: sqlite3.DatabaseError) -> StoreError | None:
         """A failure of the state file or its disk as a StoreError naming the file."""
         problem = describe_error(self.path, exc)
-        return None if problem is None else StoreError(problem)
+        return None if problem is None else StoreError(problem, full=disk_full(self.path, exc))
 
     @contextmanager
     def transaction(self, write: bool = True) -> Iterator[Transaction]:

@@ -26,7 +26,7 @@ BAD = {
     ".put Q1 msgid=" + "X" * 30: "MQT0003E Directive .put: '" + "X" * 30 + "' is longer than 24 bytes "
     "(give 48 hex digits or up to 24 characters)",
     ".put": "MQT0003E Directive .put: usage: .put QUEUE|topic=STRING [count=N] [size=N] [pattern=xml] ... (.help .put)",
-    ".get Q1 count=0": "MQT0003E Directive .get: count=0 is out of range (1 or more)",
+    ".get Q1 count=0": "MQT0003E Directive .get: count=0 is out of range (1-999999999)",
     ".get Q1 browse=perhaps": "MQT0003E Directive .get: browse=perhaps must be yes or no",
     ".get Q1 syncpoint=sometimes": "MQT0003E Directive .get: syncpoint=sometimes must be yes or no",
     ".get": "MQT0003E Directive .get: usage: .get QUEUE|topic=STRING [count=N|all] [browse=yes] [syncpoint=no]",

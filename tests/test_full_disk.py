@@ -1,5 +1,6 @@
 """Full disks, for real and simulated: the state file's disk fills during puts and gets
-(one `mqtool: error:` line naming the state file, exit 2, acknowledged messages kept),
+(one `mqtool: error:` line naming the state file, exit 2, acknowledged messages kept;
+DISPLAY and browses still work, the timers due are deferred and said once, MQT0712W),
 and `get --out` fills the disk it writes to (the message that does not fit stays on the
 queue, no empty or partial file is left, and the STAT counters agree with what was got).
 
@@ -114,17 +115,33 @@ def test_the_state_file_disk_fills_under_puts_and_gets(small_disk: Callable[[str
     acknowledged = put.stdout.count("MQT0102I")
     assert acknowledged > 10
     assert re.search(rf"^MQT0152W Put {acknowledged} of 1000 messages to Q: ", put.stdout, re.MULTILINE)
-    # With every byte taken (and the log checkpointed away, with room lent for that),
-    # every command is refused the same way, a browse included, and changes nothing.
+    # With every byte taken (and the log checkpointed away, with room lent for that, so
+    # that not even the -shm index can be made), every command that writes is refused
+    # the same way and changes nothing ...
     resize(disk, "4m")
     conn = sqlite3.connect(path)
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     conn.close()
     filler = fill_up(disk)
-    for args in (["get", "Q", "--browse"], ["get", "Q"], ["put", "Q", "--data", "x"], ["cmd", "ZMQSC DEF QL-R"]):
+    for args in (["get", "Q"], ["put", "Q", "--data", "x"], ["cmd", "ZMQSC DEF QL-R"]):
         done = mqtool(state, *args)
         assert done.returncode == 2, (args, done.stderr)
         assert one_error(done.stderr).startswith(f"mqtool: error: the state file {path} cannot grow: the disk is full")
+    # ... while the operator can still look: DISPLAY, the console, the systems, and a
+    # browse (its counts not kept, as it says once).
+    before = figures(state, "Q")
+    assert before["depth"] == acknowledged
+    for args in (["cmd", "ZMQSC DISPLAY QL-Q"], ["cmd", "-CSQ1 DISPLAY QMGR"], ["console"], ["system", "list"]):
+        done = mqtool(state, *args)
+        assert done.returncode == 0, (args, done.stderr)
+        assert "Traceback" not in done.stderr and "mqtool: error" not in done.stderr
+    browsed = disk.parent / "browsed"
+    done = mqtool(state, "get", "Q", "--browse", "--count", "3", "--out", str(browsed))
+    assert done.returncode == 0, done.stderr
+    assert len(os.listdir(browsed)) == 3
+    assert "MQT0713W Browsed Q without counting: the state file" in done.stderr
+    assert "MQT0111I Browsed 3 messages from Q" in done.stderr
+    assert figures(state, "Q") == before  # nothing counted, nothing changed
     filler.unlink()
     assert figures(state, "Q")["depth"] == acknowledged
     got = mqtool(state, "get", "Q", "--all", "--out", str(disk.parent / "got"))
@@ -211,3 +228,119 @@ def test_a_failed_write_leaves_no_file_and_keeps_the_counts(
     assert mqtool(state, "get", "Q", "--all", "--out", str(out)).returncode == 0
     assert sorted(os.listdir(out)) == sorted(f"{format_id(msgid)}.msg" for msgid in ids)
     assert (out / f"{format_id(ids[5])}.msg").read_bytes() == b"message 5" * 100
+
+
+@pytest.fixture
+def full_disk(monkeypatch: pytest.MonkeyPatch) -> Callable[[bool], None]:
+    """Simulated: every write transaction fails at its commit as on a full disk (what it
+    wrote is rolled back); `full(False)` gives the disk its room back."""
+    from contextlib import contextmanager
+
+    from mqtool.state import StoreError
+
+    real = Store.transaction
+
+    @contextmanager
+    def failing(self: Store, write: bool = True) -> Iterator[Any]:
+        with real(self, write=False) as tx:
+            yield tx
+        if write:
+            raise StoreError(f"the state file {self.path} cannot grow: the disk is full (simulated)", full=True)
+
+    def full(on: bool = True) -> None:
+        monkeypatch.setattr(Store, "transaction", failing if on else real)
+
+    return full
+
+
+def _cli(state: Path, *args: str) -> Any:
+    from click.testing import CliRunner
+
+    from mqtool.cli.main import main_group
+
+    return CliRunner().invoke(main_group, ["--state", str(state), "--clock", FROZEN, *args])
+
+
+def test_reading_commands_work_while_the_timers_cannot_run(tmp_path: Path, full_disk: Callable[[bool], None]) -> None:
+    state = tmp_path / "state"
+    setup = ["-CSQ1 START TRACE(STAT) CLASS(1,5)", "-CSQ1 ALTER QMGR STATQ(ON)", "-CSQ1 DEFINE QLOCAL(PAYQ)"]
+    assert _cli(state, "cmd", *setup).exit_code == 0
+    assert _cli(state, "--system", "CSQ1", "put", "PAYQ", "--data", "order", "-q").exit_code == 0
+    # A minute later an interval has ended: its records cannot be written.
+    later = "2021-03-09T15:43:00Z"
+    full_disk(True)
+    from click.testing import CliRunner
+
+    from mqtool.cli.main import main_group
+
+    done = CliRunner().invoke(
+        main_group,
+        ["--state", str(state), "--clock", later, "cmd", "-CSQ1 DIS QLOCAL(PAYQ) CURDEPTH", "-CSQ1 DIS QMGR"],
+    )
+    assert done.exit_code == 0, done.output
+    assert "CURDEPTH(1)" in done.stdout
+    warnings = [line for line in done.stderr.splitlines() if line.startswith("MQT0712W")]
+    assert warnings == [
+        "MQT0712W Timers due since 2021-03-09T15:41:27Z did not run: the state file "
+        f"{state / DB_NAME} cannot grow: the disk is full (simulated); they run at the next command that can write"
+    ]
+    browse = CliRunner().invoke(
+        main_group, ["--state", str(state), "--clock", later, "--system", "CSQ1", "get", "PAYQ", "--browse"]
+    )
+    assert browse.exit_code == 0, browse.output
+    assert browse.stdout == "order\n"
+    assert "MQT0713W Browsed PAYQ without counting" in browse.stderr
+    got = CliRunner().invoke(main_group, ["--state", str(state), "--clock", later, "--system", "CSQ1", "get", "PAYQ"])
+    assert type(got.exception).__name__ == "StoreError"  # main() makes it one line, exit 2
+    # With room again, the deferred interval is written: the put counted, the browse not.
+    full_disk(False)
+    records = CliRunner().invoke(
+        main_group, ["--state", str(state), "--clock", later, "smf", "qstat", "--queue", "PAYQ", "--format", "json"]
+    )
+    import json
+
+    figures = json.loads(records.stdout)
+    found = [(r["puts_total"], r["browses"], r["depth"], r["interval_end"][11:19]) for r in figures]
+    assert found == [(1, 0, 1, "15:42:22")]
+
+
+def test_a_session_defers_once_and_catches_up_later(tmp_path: Path, full_disk: Callable[[bool], None]) -> None:
+    store = Store.open(tmp_path / "state")
+    clock = Clock.from_setting(FROZEN)
+    ensure_complex(store, clock.timestamp())
+    session = Session(store, clock)
+    told: list[str] = []
+    session.notify = told.append
+    session.execute("ZMQSC DEFINE QL-Q")
+    clock.advance(3600)
+    full_disk(True)
+    assert session.tick() == 0
+    assert session.execute("ZMQSC DISPLAY QL-Q").status == "ok"
+    assert len(told) == 1 and told[0].startswith("MQT0712W Timers due since 2021-03-09T15:41:27Z did not run")
+    full_disk(False)
+    assert session.tick() > 0
+    store.close()
+
+
+def test_the_real_time_loop_says_a_full_disk_once(tmp_path: Path, full_disk: Callable[[bool], None]) -> None:
+    from mqtool.cli.loop import EngineLoop
+
+    state = tmp_path / "state"
+    assert _cli(state, "cmd", "ZMQSC DEFINE QL-Q").exit_code == 0
+    clock = Clock.from_setting(FROZEN)
+    errors: list[str] = []
+    loop = EngineLoop(state, clock, on_error=errors.append, services=[])
+    full_disk(True)
+    for _ in range(5):
+        clock.advance(5)
+        loop.step()
+    assert [line[:27] for line in errors] == ["MQT0712W Timers due since 2"]
+    full_disk(False)
+    clock.advance(5)
+    loop.step()
+    full_disk(True)
+    clock.advance(5)
+    loop.step()
+    assert len(errors) == 2  # caught up in between: a disk full again is said again
+    full_disk(False)
+    loop.close()

@@ -114,8 +114,6 @@ def depth(state: Path, capsys: pytest.CaptureFixture[str]) -> str:
 
 
 CASES = {
-    # a browse writes only its MQOPEN count: the disk fills there
-    "browse-full": (["get", "Q1", "--browse"], FULL, "UPDATE queue_stats SET opens", True),
     "get-full": (["get", "Q1"], FULL, "DELETE FROM messages", True),
     "get-ioerr-kept-open": (["get", "Q1"], IOERR_WRITE, "DELETE FROM messages", False),
     "put-full": (["put", "Q1", "--data", "three"], FULL, "INSERT INTO messages", True),
@@ -218,3 +216,23 @@ def test_a_store_that_cannot_be_made_leaves_no_file(tmp_path: Path, monkeypatch:
     assert opened.created
     opened.close()
     assert [path.name for path in state.iterdir() if not path.name.startswith(DB_NAME)] == []
+
+
+def test_a_browse_on_a_full_disk_looks_without_counting(
+    state: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A browse writes only its counts (MQOPEN first): when the disk is full there, it
+    shows the messages all the same and says that they were not counted."""
+    failing = Failing(FULL, lambda sql: sql.startswith("UPDATE queue_stats SET opens"), True)
+    failing_store(monkeypatch, failing)
+    code, out, err = mqtool(state, capsys, "get", "Q1", "--browse", "--count", "2")
+    monkeypatch.undo()
+    assert failing.fired == 1
+    assert (code, out) == (0, "one\ntwo\n"), err
+    assert err.splitlines() == [
+        f"MQT0713W Browsed Q1 without counting: the state file {state / DB_NAME} cannot grow: the disk is full "
+        "(database or disk is full)",
+        "MQT0111I Browsed 2 messages from Q1",
+    ]
+    display = mqtool(state, capsys, "cmd", "ZMQSC DISPLAY QL-Q1 STAT")[1]
+    assert "Num of MQOPEN     - 1" in display  # the put's only

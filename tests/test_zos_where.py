@@ -135,7 +135,8 @@ def test_nothing_matching_is_csqm297i(zos: MQ) -> None:
          "CTG EXG"),
         ("DIS QL(*) WHERE(CURDEPTH LK 1*)", "'WHERE' value '1*' is invalid, allowed: a number: CURDEPTH has "
          "numeric values, which cannot be generic"),
-        ("DIS QL(*) WHERE(CURDEPTH EQ ABC)", "'WHERE' value 'ABC' is invalid, allowed: a number for CURDEPTH"),
+        ("DIS QL(*) WHERE(CURDEPTH EQ ABC)", "'WHERE' value 'ABC' is invalid, allowed: a number 0-2147483647 for "
+         "CURDEPTH"),
         ("DIS QL(*) WHERE(PUT GT ENABLED)", "'WHERE' value 'PUT GT' is invalid, allowed: EQ or NE: PUT takes one "
          "of ENABLED, DISABLED"),
         ("DIS QL(*) WHERE(PUT EQ MAYBE)", "'WHERE' value 'MAYBE' is invalid, allowed: ENABLED, DISABLED"),

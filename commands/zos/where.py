@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from mqtool import inputs
 from mqtool.response import Response
 from mqtool.tables import FILTER_OPERATORS, KeywordSpec, ObjectSpec
 
@@ -33,6 +34,7 @@ GENERIC = ("LK", "NL")
 LISTS = ("CT", "EX", "CTG", "EXG")
 NEVER = ("QSGDISP",)  # IBM: QSGDISP (and CMDSCOPE, which mqtool does not have) cannot filter
 NEVER_FOR = {"QSTATUS": ("TYPE",)}
+MQLONG_MAX = 2_147_483_647  # a numeric attribute is an MQLONG: a larger value can match none
 
 
 @dataclass(frozen=True)
@@ -56,7 +58,7 @@ class Filter:
             found = _generic_match(self.value, text)
             return found if self.operator == "LK" else not found
         if self.kind == "number":
-            if not text.isdigit():
+            if not (text.isascii() and text.isdigit()):
                 return False  # a word (NOLIMIT, OFF) is no number to compare with
             return _compare(self.operator, int(text), int(self.value))
         return _compare(self.operator, text, self.value)
@@ -121,9 +123,11 @@ def parse(req: Any, spec: ObjectSpec, words: list[str]) -> Filter | Response:
             if operator not in ("EQ", "NE"):
                 return bad(f"{operator} {value}", f"EQ or NE with {value.upper()}")
             return Filter(name, operator, value.upper(), "word")
-        if not value.isdigit():
-            return bad(value, f"a number for {name}")
-        return Filter(name, operator, value, "number")
+        try:
+            number = inputs.whole(value, 0, MQLONG_MAX)
+        except inputs.InputError:
+            return bad(inputs.shown(value), f"a number 0-{MQLONG_MAX} for {name}")
+        return Filter(name, operator, str(number), "number")
     if keyword.type == "enum":
         if operator not in ("EQ", "NE"):
             return bad(f"{name} {operator}", f"EQ or NE: {name} takes one of {keyword.describe_values()}")

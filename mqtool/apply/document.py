@@ -7,7 +7,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
+
+from mqtool import inputs
+
+# The largest document read (an export of tens of thousands of objects with every
+# attribute is a few tens of MB); a larger file, or a device that never ends, is refused.
+MAX_DOCUMENT = 64 * 1024 * 1024
 
 Path_ = tuple[Any, ...]  # a place in the document: keys and list indexes from the top
 
@@ -57,10 +63,24 @@ class Document:
 
 
 def read(path: Path) -> Document:
-    """Reads and checks a document; DocumentError says everything wrong with it."""
-    source = str(path)
+    """Reads and checks a document (a regular file of at most MAX_DOCUMENT bytes);
+    DocumentError says everything wrong with it, inputs.InputError why it cannot be
+    read."""
+    return decoded(str(path), inputs.read_file(path, MAX_DOCUMENT, "the largest document mqtool apply reads"))
+
+
+def read_stream(stream: BinaryIO, source: str = "-") -> Document:
+    """A document from a stream (standard input), read up to MAX_DOCUMENT bytes."""
+    data = stream.read(MAX_DOCUMENT + 1)
+    if len(data) > MAX_DOCUMENT:
+        raise inputs.InputError(f"more than {MAX_DOCUMENT:,} bytes (the largest document mqtool apply reads)")
+    return decoded(source, data)
+
+
+def decoded(source: str, data: bytes) -> Document:
+    """Parses and checks the bytes of a document (UTF-8, a byte order mark allowed)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise DocumentError(source, [Problem(1, 1, "not UTF-8 text")]) from None
     document = parse(source, text)

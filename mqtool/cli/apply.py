@@ -16,7 +16,7 @@ EXIT_FAILED = 10
 
 
 @click.command("apply", context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
-@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path))
+@click.argument("file", type=click.Path(allow_dash=True, path_type=Path))
 @click.option("--dry-run", is_flag=True, help="Print the plan and the outcomes it would have; change nothing.")
 @click.option("--prune", is_flag=True, help="Delete the objects of the document's systems that it does not name.")
 @click.option("--purge", is_flag=True, help="Let --prune delete local queues that hold messages (with them).")
@@ -55,17 +55,12 @@ def apply(app: App, file: Path, dry_run: bool, prune: bool, purge: bool, output_
       mqtool --state ./lab apply complex.yaml --prune
     """
     from mqtool.apply import plan as applying
-    from mqtool.apply.document import DocumentError, parse, read
+    from mqtool.apply.document import DocumentError, read, read_stream
+    from mqtool.inputs import InputError
 
     source = "-" if str(file) == "-" else str(file)
     try:
-        if source == "-":
-            from mqtool.apply.document import check
-
-            document = parse("-", sys.stdin.read())
-            check(document)
-        else:
-            document = read(file)
+        document = read_stream(sys.stdin.buffer) if source == "-" else read(file)
         plan = applying.plan(app.store, document, prune=prune, purge=purge)
     except DocumentError as exc:
         for problem in exc.problems:
@@ -73,10 +68,10 @@ def apply(app: App, file: Path, dry_run: bool, prune: bool, purge: bool, output_
         sys.exit(2)
     except applying.ApplyError as exc:
         fail(f"{source}: {exc}; nothing was changed")
+    except InputError as exc:
+        fail(f"cannot read {source}: {exc}")
     except OSError as exc:
         fail(f"cannot read {source}: {exc.strerror or exc}")
-    except UnicodeDecodeError:
-        fail(f"cannot read {source}: not UTF-8 text")
     as_json = output_format.lower() == "json"
     report = _Report(source, plan, dry_run, as_json)
     report.start()

@@ -11,16 +11,16 @@ import click
 
 from mqtool.cli.main import App, fail
 from mqtool.cli.runner import EXIT_NOT_RUN, Summary, run_lines, unreadable
-from mqtool.parse.lines import LineTooLong, read_lines
+from mqtool.parse.lines import LineTooLong, read_all
 
 
 def _read_text(path: str) -> list[str]:
     """The lines of a command file (`-` is standard input); OSError, UnicodeError and
     LineTooLong (a line longer than any command: /dev/zero) propagate."""
     if path == "-":
-        return list(read_lines(sys.stdin))
+        return read_all(sys.stdin)
     with open(path, encoding="utf-8") as stream:
-        return list(read_lines(stream))
+        return read_all(stream)
 
 
 HELP_OPTIONS = ("-h", "--help")

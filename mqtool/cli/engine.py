@@ -16,8 +16,9 @@ from typing import IO, Any, TextIO
 
 import click
 
-from mqtool import messages
+from mqtool import inputs, messages
 from mqtool.cli.main import App, fail, find_system
+from mqtool.cli.options import Decimal, Whole
 from mqtool.listing import Column, csv_text, emit, format_option, plain_row
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -203,10 +204,20 @@ def _topic_limit(tx: Any, system: Any, largest: int | None) -> int:
 @click.option("--whole", is_flag=True, help="Standard input as one message (default: one message per line).")
 @click.option("--pattern", type=click.Choice(["xml", "json", "random", "text"]), help="Generate payloads.")
 @click.option("--size", type=_SizeType(), help="Size of each generated message: bytes, or 32KB, 4MB, 1MiB [1KB].")
-@click.option("--count", type=click.IntRange(0), help="Generated messages, or copies of each file/data [1].")
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Seed of generated payloads.")
+@click.option(
+    "--count",
+    type=Whole(0, inputs.MAX_COUNT),
+    help=f"Generated messages, or copies of each file/data, 0-{inputs.MAX_COUNT} [1].",
+)
+@click.option(
+    "--seed",
+    type=Whole(0, inputs.MAX_SEED),
+    default=0,
+    show_default=True,
+    help=f"Seed of generated payloads, 0-{inputs.MAX_SEED}.",
+)
 @click.option("--persistent/--non-persistent", default=None, help="Persistence [the queue's DEFPSIST].")
-@click.option("--priority", type=click.IntRange(0, 9), help="Priority 0-9 [the queue's DEFPRTY, 0 on z/TPF].")
+@click.option("--priority", type=Whole(0, 9), help="Priority 0-9 [the queue's DEFPRTY, 0 on z/TPF].")
 @click.option("--msgid", metavar="ID", help="Message id: 48 hex digits or up to 24 characters.")
 @click.option("--correlid", metavar="ID", help="Correlation id: 48 hex digits or up to 24 characters.")
 @click.option("--expiry", metavar="TIME", help="Expiry: tenths of a second (as MQ), or a duration such as 30s.")
@@ -317,10 +328,7 @@ def put(
         stdin, whole = True, True
     try:
         spec.check()
-        for name in spec.files:
-            if not Path(name).is_file():
-                fail(f"cannot read {name}: no such file")
-        largest = spec.largest()
+        largest = None if stdin else spec.largest()  # standard input: each line is checked as read
     except WorkloadError as exc:
         fail(str(exc))
     options = PutOptions(
@@ -442,33 +450,33 @@ class GetCount(click.ParamType):
     ALL = "all"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int | str:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
         text = str(value).strip()
         if text.lower() == self.ALL:
             return self.ALL
-        if text.isascii() and text.isdigit() and len(text) <= 12 and int(text) >= 1:
-            return int(text)
-        shown = text if len(text) <= 40 else text[:40] + "..."
-        self.fail(f"{shown!r} is neither a whole number 1 or more nor all", param, ctx)
+        try:
+            return inputs.whole(text, 1, inputs.MAX_COUNT)
+        except inputs.InputError as exc:
+            self.fail(f"{exc}, or all", param, ctx)
 
 
 class _WaitType(click.ParamType):
-    """Seconds to wait for a message, or `unlimited` (MQWI_UNLIMITED)."""
+    """Seconds to wait for a message, up to MQ's longest wait interval, or `unlimited`
+    (MQWI_UNLIMITED)."""
 
     name = "seconds"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
-        if isinstance(value, float | int):
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
             return float(value)
-        text = str(value).strip().lower()
-        if text in ("unlimited", "forever"):
+        text = str(value).strip()
+        if text.lower() in ("unlimited", "forever"):
             return float("inf")
         try:
-            seconds = float(text)
-        except ValueError:
-            self.fail(f"{value!r} is not a number of seconds nor 'unlimited'", param, ctx)
-        if not seconds >= 0 or seconds == float("inf"):
-            self.fail(f"{value!r}: give 0 or more seconds, or 'unlimited'", param, ctx)
-        return seconds
+            return inputs.decimal(text, 0.0, inputs.MAX_WAIT, "s")
+        except inputs.InputError as exc:
+            self.fail(f"{exc}, or 'unlimited'", param, ctx)
 
 
 @click.command(context_settings=CONTEXT)
@@ -484,11 +492,15 @@ class _WaitType(click.ParamType):
 @click.option(
     "--count",
     type=GetCount(),
-    help="Messages to get: a number, or all (the same as --all, as .get count=all) [1].",
+    help=f"Messages to get: a number 1-{inputs.MAX_COUNT}, or all (the same as --all, as .get count=all) [1].",
 )
 @click.option("--all", "all_messages", is_flag=True, help="Every message (until the queue is empty).")
 @click.option(
-    "--wait", type=_WaitType(), default=0.0, metavar="SECONDS", help="Wait for messages to arrive (or 'unlimited')."
+    "--wait",
+    type=_WaitType(),
+    default=0.0,
+    metavar="SECONDS",
+    help=f"Wait for messages to arrive, up to {inputs.MAX_WAIT:g} seconds (MQ's longest), or 'unlimited'.",
 )
 @click.option("--msgid", metavar="ID", help="Only messages with this message id.")
 @click.option("--correlid", metavar="ID", help="Only messages with this correlation id.")
@@ -674,6 +686,8 @@ def get(
             _unsubscribe(session, system, subscribed, remove_sub, quiet)
     if handle.created is not None and not quiet:
         click.echo(_line("MQT0778I", queue=queue, purpose="input", route=route(handle)), err=True)
+    if result.uncounted:
+        click.echo(_line("MQT0713W", queue=queue, reason=result.uncounted), err=True)
     if not quiet and (result.count or result.error is None):
         click.echo(_line("MQT0111I", verb=verb, messages=plural(result.count, "message"), queue=queue), err=True)
     if result.error is not None:
@@ -794,10 +808,10 @@ def _local_time(systems: dict[str, Any], name: str, when: float) -> str:
 @click.command(context_settings=CONTEXT)
 @click.option(
     "--interval",
-    type=click.FloatRange(0.05, 5.0),
+    type=Decimal(0.05, 5.0, "s"),
     default=0.2,
     show_default=True,
-    help="Seconds between iterations of the loop.",
+    help="Seconds between iterations of the loop, 0.05-5.",
 )
 @click.pass_obj
 def serve(app: App, interval: float) -> None:
@@ -849,7 +863,7 @@ _CONSOLE_FIELDS = ("id", "system", "time", "local", "text")
 @click.option("-f", "--follow", is_flag=True, help="Keep printing new messages until Ctrl-C.")
 @click.option("--system", "system_name", metavar="NAME", help="Only this system's messages [all systems].")
 @format_option({"text": "table"})
-@click.option("--last", type=click.IntRange(1), metavar="N", help="Only the last N messages.")
+@click.option("--last", type=Whole(1, inputs.MAX_COUNT), metavar="N", help="Only the last N messages.")
 @click.pass_obj
 def console(app: App, follow: bool, system_name: str | None, output_format: str, last: int | None) -> None:
     """Show the unsolicited console messages of the systems: QDEPTHHI warnings, sweeper

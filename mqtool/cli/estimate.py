@@ -13,9 +13,15 @@ from typing import Any
 import click
 
 from mqtool.cli.main import App, fail
+from mqtool.cli.options import Whole
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 EXIT_UNREADABLE = 1  # some inputs could not be read; the rest was estimated
+MAX_GENERATED = 1_000_000  # generated messages of each size, at the most
+MAX_PAGES = 16_777_216  # pages of a z/OS page set, as DEFINE PSID PAGES takes them
+MAX_JOBS = 256  # worker processes, at the most
+MAX_RATE = 1_000_000.0  # messages per second the sweeper forecast takes, at the most
+MAX_OUTAGE = 366 * 86400.0  # seconds of an outage, at the most: a year
 PROGRESS_FROM = 2  # work units (about 8 MB each) from which a terminal shows a progress bar
 SENDER_VALUES = ("NONE", "ZLIBFAST", "ZLIBHIGH")  # a z/TPF sender's COMPMSG
 RECEIVER_VALUES = {
@@ -33,6 +39,16 @@ def _size(option: str, text: str | None, default: int) -> int:
         return parse_size(text)
     except SettingsError as exc:
         fail(f"{option}: {exc}")
+
+
+def _compsize(option: str, text: str | None, default: int) -> int:
+    """A COMPSIZE-like threshold: a size from 0 to the largest MQ message."""
+    from mqtool.estimate.settings import MAX_MESSAGE
+
+    size = _size(option, text, default)
+    if size > MAX_MESSAGE:
+        fail(f"{option}: at most 100MB (the largest MQ message); 0 is off")
+    return size
 
 
 def _values(option: str, text: str, allowed: tuple[str, ...]) -> tuple[str, ...]:
@@ -76,8 +92,14 @@ def _setting(name: str, raw: str | None) -> Any:
 @click.option(
     "--size", "sizes", metavar="SIZE[,SIZE...]", help="Sizes of the generated messages, e.g. 3000,32KB [1KB]."
 )
-@click.option("--count", type=click.IntRange(1), default=20, show_default=True, help="Generated messages of each size.")
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Seed of the generated corpus.")
+@click.option(
+    "--count",
+    type=Whole(1, MAX_GENERATED),
+    default=20,
+    show_default=True,
+    help=f"Generated messages of each size, 1-{MAX_GENERATED:,}.",
+)
+@click.option("--seed", type=Whole(0, 2**32 - 1), default=0, show_default=True, help="Seed of the generated corpus.")
 @click.option(
     "--split-lines", is_flag=True, help="Each line of a file is one message (the line end is not part of it)."
 )
@@ -151,7 +173,11 @@ def _setting(name: str, raw: str | None) -> Any:
     help="HTTP server: smallest body compressed in software (no accelerator); 0 never [0].",
 )
 @click.option(
-    "--pages", type=click.IntRange(1), default=18000, show_default=True, help="z/OS page set size in 4 KB pages."
+    "--pages",
+    type=Whole(1, MAX_PAGES),
+    default=18000,
+    show_default=True,
+    help=f"z/OS page set size in 4 KB pages, 1-{MAX_PAGES:,}.",
 )
 @click.option(
     "--format",
@@ -167,7 +193,7 @@ def _setting(name: str, raw: str | None) -> Any:
     metavar="FILE.png|svg",
     help="Draw compression ratio and SWB/page reduction against message size (needs mqtool[plot]).",
 )
-@click.option("--jobs", type=click.IntRange(1), help="Worker processes [one per core].")
+@click.option("--jobs", type=Whole(1, MAX_JOBS), help=f"Worker processes, 1-{MAX_JOBS} [one per core].")
 @click.pass_obj
 def estimate(app: App, paths: tuple[str, ...], **options: Any) -> None:
     """Capacity planning: run your own payloads through the engine's compression and storage
@@ -230,8 +256,14 @@ def estimate(app: App, paths: tuple[str, ...], **options: Any) -> None:
         fail(f"{option}: {exc}")
     if any(size > MAX_MESSAGE for size in sizes):
         fail("--size: a message is at most 100MB (the largest MQ message)")
+    if bounds is not None and any(bound > MAX_MESSAGE for bound in bounds):
+        fail("--classes: a class starts at 100MB at the most (the largest MQ message)")
+    if rate > MAX_RATE:
+        fail(f"--rate: at most {MAX_RATE:,.0f} messages a second")
     if outage <= 0:
         fail("--outage: must be more than 0 seconds")
+    if outage > MAX_OUTAGE:
+        fail("--outage: at most a year (366d)")
     if bounds is not None:
         classes = classes_from(bounds)
     elif generated:
@@ -250,7 +282,7 @@ def estimate(app: App, paths: tuple[str, ...], **options: Any) -> None:
     sweephi, sweeplo = swb["sweephi"] or 80, swb["sweeplo"] or 40
     if sweeplo >= sweephi:
         fail(f"--sweeplo {sweeplo} must be below --sweephi {sweephi}")
-    compsize = _size("--compsize", options["compsize"], 1)
+    compsize = _compsize("--compsize", options["compsize"], 1)
     rcvr_platform = options["rcvr_platform"]
     settings = Settings(
         reports=_reports(options["report_list"]),
@@ -262,15 +294,15 @@ def estimate(app: App, paths: tuple[str, ...], **options: Any) -> None:
         sweephi=sweephi,
         sweeplo=sweeplo,
         compsize=compsize,
-        xmitq_compsize=_size("--xmitq-compsize", options["xmitq_compsize"], compsize),
+        xmitq_compsize=_compsize("--xmitq-compsize", options["xmitq_compsize"], compsize),
         rate=rate,
         outage=outage,
         goal=options["goal"],
         compmsg=_values("--compmsg", options["compmsg"], SENDER_VALUES),
         rcvr_compmsg=_values("--rcvr-compmsg", options["rcvr_compmsg"], RECEIVER_VALUES[rcvr_platform]),
         rcvr_platform=rcvr_platform,
-        compsizehw=_size("--compsizehw", options["compsizehw"], 1),
-        compsizesw=_size("--compsizesw", options["compsizesw"], 0),
+        compsizehw=_compsize("--compsizehw", options["compsizehw"], 1),
+        compsizesw=_compsize("--compsizesw", options["compsizesw"], 0),
         pages=options["pages"],
         encoding=encoding,
         timed=not app.clock.frozen,

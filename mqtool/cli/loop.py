@@ -124,6 +124,7 @@ class EngineLoop:
             from mqtool.session import Session
 
             self._session = Session(self.store, self.clock, self.system)
+            self._session.notify = self._on_error  # timers deferred on a full disk: said once
         return self._session
 
     @property
@@ -170,9 +171,7 @@ class EngineLoop:
             if service not in self._started_services:
                 self._started_services.append(service)
                 self._guard(functools.partial(service.start, self), "start")
-        from mqtool.engine.tick import tick
-
-        self._guard(lambda: tick(self.store, self.clock, self.clock.timestamp()), "tick")
+        self._guard(self.session.tick, "tick")
         for service in self._started_services:
             self._guard(service.poll, "poll")
         self._guard(self._report_console, "console")

@@ -55,7 +55,7 @@ SHORT_HELP: dict[str, str] = {
     "http": "Write z/TPF HTTP server configuration files; list the servers.",
     "rest": "Configure the MQ REST API stand-in (mqweb) that mqtool serve runs; show it.",
     "estimate": "Capacity planning: what compression would save on your own payloads.",
-    "smf": "Show z/OS statistics records (queue statistics, log manager) as text, CSV or JSON.",
+    "smf": "Show z/OS statistics records (queues, log manager, publish/subscribe) as text, CSV or JSON; purge them.",
     "trigger-monitor": "Run the programs trigger messages name (z/OS initiation queue): it starts commands.",
     "keyring": "Create key rings of PEM files for TLS channels; add certificates and trusted CAs; list them.",
 }
@@ -126,6 +126,7 @@ class App:
     state_defaulted: bool = False  # neither --state nor MQTOOL_STATE chose the directory
     _store: Any = None
     _closers: list[Callable[[], None]] = field(default_factory=list)
+    _warned: set[str] = field(default_factory=set)  # the message ids warn_once has said
 
     @property
     def store(self) -> Any:
@@ -152,11 +153,20 @@ class App:
         from mqtool.session import Session
 
         session = Session(self.store, self.clock, system or self.system)
+        session.notify = self.warn_once
         wanted = system or self.system
         if wanted is not None:
             session.current = find_system(session.systems(), wanted).name
         self._closers.append(session.close)
         return session
+
+    def warn_once(self, line: str) -> None:
+        """A warning line on standard error, once per process (timers deferred on a
+        full disk: every session of the command would say the same)."""
+        msg_id = line.split()[0]
+        if msg_id not in self._warned:
+            self._warned.add(msg_id)
+            click.echo(line, err=True)
 
     def close(self) -> None:
         """The command ends: its sessions close (the subscriptions they hold end), then the store."""

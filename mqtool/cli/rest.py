@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from mqtool.cli.main import App, fail
+from mqtool.cli.options import Decimal, Whole
 
 _CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -90,7 +91,7 @@ def _password(name: str) -> str:
 
 
 @rest.command(context_settings=_CONTEXT)
-@click.option("--port", required=True, type=click.IntRange(0, 65535), help="TCP port; 0 lets the system choose.")
+@click.option("--port", required=True, type=Whole(0, 65535), help="TCP port, 0-65535; 0 lets the system choose.")
 @click.option("--host", default="127.0.0.1", show_default=True, metavar="ADDRESS", help="Address to listen on.")
 @click.option(
     "--user",
@@ -119,16 +120,20 @@ def _password(name: str) -> str:
     metavar="FILE",
     help="PEM private key (unencrypted) of --tls-cert.",
 )
-@click.option("--maxconn", type=click.IntRange(1, 65535), default=100, show_default=True, help="Connections at once.")
+@click.option("--maxconn", type=Whole(1, 65535), default=100, show_default=True, help="Connections at once, 1-65535.")
 @click.option(
-    "--timeout", type=click.FloatRange(0.001, 86400), default=30.0, show_default=True, help="Seconds per request."
+    "--timeout",
+    type=Decimal(0.001, 86400, "s"),
+    default=30.0,
+    show_default=True,
+    help="Seconds per request, 0.001-86400.",
 )
 @click.option(
     "--maxbody",
-    type=click.IntRange(1024, 100 * 1024 * 1024),
+    type=Whole(1024, 100 * 1024 * 1024),
     default=4 * 1024 * 1024,
     show_default=True,
-    help="Largest request body in bytes (a larger one gets 413).",
+    help="Largest request body in bytes, 1024-104857600 (a larger one gets 413).",
 )
 @click.option("--force", is_flag=True, help="Replace an existing configuration.")
 @click.pass_obj

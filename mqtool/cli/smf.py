@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from mqtool.cli.main import App, platform_system
+from mqtool.cli.main import App, fail, platform_system
 
 _CONTEXT = {"help_option_names": ["-h", "--help"]}
 VRM = "940"  # the version, release and modification of MQ the records carry
@@ -427,13 +427,15 @@ def smf() -> None:
     written at the end of each statistics interval (SET SYSTEM STATIME, minutes) while
     a STAT trace runs: CLASS(5) writes one queue record per queue with statistics on
     (its STATQ ON, or QMGR with ALTER QMGR STATQ(ON)), CLASS(1) or CLASS(3) the log
-    manager's record.
+    manager's record. They are kept the system's smfretain days (7 by default);
+    `mqtool smf purge` removes them sooner.
 
     \b
     Examples:
       mqtool cmd '-CSQ1 ALTER QMGR STATQ(ON)' '-CSQ1 START TRACE(STAT) CLASS(1,5)'
       mqtool smf qstat --queue 'PAY*'
       mqtool smf log --format csv > log.csv
+      mqtool smf purge --before 2d --dry-run
     """
 
 
@@ -599,3 +601,67 @@ def topic_command(app: App, system_name: str | None, fmt: str) -> None:
         return
     blocks = [_topic_text(system, times, start, end, figures) for start, end, figures in found]
     _emit([line for block in blocks for line in [*block, ""]][:-1])
+
+
+@smf.command(context_settings=_CONTEXT)
+@click.option("--system", "system_name", metavar="NAME", help="The z/OS system [the current one, or the first].")
+@click.option(
+    "--before",
+    metavar="TIME|AGE",
+    help="The records of intervals that ended before this instant (2021-03-09T15:41:22Z) or this long ago (7d, 12h).",
+)
+@click.option("--all", "every", is_flag=True, help="Every record of the system.")
+@click.option("--dry-run", is_flag=True, help="Count what would be removed; remove nothing.")
+@click.pass_obj
+def purge(app: App, system_name: str | None, before: str | None, every: bool, dry_run: bool) -> None:
+    """Remove statistics records, as SMF data sets are offloaded and cleared: the queue,
+    log and topic manager records of the intervals that ended before a time (--before), or all of
+    them (--all), and say how many. Records are also removed as new ones are written
+    once they are older than the system's retention (mqtool system alter NAME
+    --smfretain DAYS; 7 by default, 0 keeps them until purged).
+
+    \b
+    Examples:
+      mqtool smf purge --before 2d --dry-run
+      mqtool smf purge --system CSQ1 --before 2021-03-09T00:00:00Z
+      mqtool smf purge --all
+    """
+    from mqtool.clock import ClockError, parse_duration, parse_instant
+    from mqtool.engine.zos.stats import purge as remove
+    from mqtool.engine.zos.stats import retention_days
+    from mqtool.workload import plural
+
+    if every == (before is not None):
+        fail("give --before TIME (or an age such as 7d) or --all")
+    system = _zos_system(app, system_name)
+    cutoff: float | None = None
+    which = "every interval"
+    if before is not None:
+        try:
+            cutoff = app.clock.timestamp() - parse_duration(before)
+        except ClockError:
+            try:
+                cutoff = parse_instant(before).timestamp()
+            except ClockError:
+                fail(f"--before: {before!r} is not a time (2021-03-09T15:41:22Z) or an age (7d, 12h, 30m)")
+        moment = datetime.fromtimestamp(cutoff, UTC)
+        which = f"intervals ended before {moment:%Y-%m-%dT%H:%M:%S}Z"
+    with app.store.transaction(write=not dry_run) as tx:
+        queue_count, log_count, topic_count = remove(tx, system.name, cutoff, dry_run=dry_run)
+    kept = retention_days(system)
+    fields = {
+        "queue_records": plural(queue_count, "queue statistics record"),
+        "log_records": plural(log_count, "log statistics record"),
+        "topic_records": plural(topic_count, "topic manager record"),
+        "system": system.name,
+        "which": which,
+    }
+    click.echo(_message("MQT0711I" if dry_run else "MQT0710I", fields))
+    retention = f"{kept} days" if kept else "until purged (smfretain 0)"
+    click.echo(f"Records of {system.name} are kept {retention}; mqtool system alter {system.name} --smfretain DAYS")
+
+
+def _message(msg_id: str, fields: dict[str, Any]) -> str:
+    from mqtool import messages
+
+    return messages.line(msg_id, **fields)

@@ -11,7 +11,7 @@ import weakref
 from typing import TYPE_CHECKING
 
 from mqtool.engine import platforms
-from mqtool.engine.timers import TIMERS, TickContext
+from mqtool.engine.timers import TIMERS, TickContext, Wake
 
 if TYPE_CHECKING:
     from mqtool.clock import Clock
@@ -67,15 +67,16 @@ def tick(store: Store, clock: Clock, now: float) -> int:
                 continue
             system = tx.get_system(system_name)
             function = TIMERS.get(name)
-            next_due = None if system is None or function is None else function(context, tx, system, due)
-            if next_due is None:
+            wake = None if system is None or function is None else function(context, tx, system, due)
+            if wake is None:
                 tx.conn.execute(
                     "DELETE FROM timers WHERE system = ? AND name = ?",
                     (system_name, name),
                 )
             else:
+                next_due, passive = (wake.due, wake.passive) if isinstance(wake, Wake) else (wake, False)
                 tx.conn.execute(
-                    "UPDATE timers SET due = ? WHERE system = ? AND name = ?",
-                    (max(next_due, due + 1e-6), system_name, name),
+                    "UPDATE timers SET due = ?, passive = ? WHERE system = ? AND name = ?",
+                    (max(next_due, due + 1e-6), int(passive), system_name, name),
                 )
         runs += 1

@@ -11,7 +11,9 @@ from mqtool import sizes
 
 MAX_MESSAGE = 100 * 1024 * 1024  # the largest MQ message (MAXMSGL 104857600)
 REPORTS: tuple[str, ...] = ("ratios", "ztpf", "sweeper", "channel", "http", "zos", "cpu")
-_RATE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*(?:/\s*(s|sec|second|m|min|minute|h|hour))?\s*", re.IGNORECASE)
+_RATE = re.compile(
+    r"\s*([0-9]+(?:\.[0-9]+)?)\s*(?:/\s*(s|sec|second|m|min|minute|h|hour))?\s*", re.IGNORECASE | re.ASCII
+)
 _PER = {"s": 1.0, "sec": 1.0, "second": 1.0, "m": 60.0, "min": 60.0, "minute": 60.0, "h": 3600.0, "hour": 3600.0}
 DEFAULT_LADDER = (0, 1024, 4096, 16384, 65536, 262144, 1024**2, 4 * 1024**2, 16 * 1024**2)
 

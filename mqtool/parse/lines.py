@@ -12,6 +12,9 @@ from typing import TextIO
 # command). A physical line longer than this cannot be part of a command: the reader
 # stops there instead of holding it (`mqtool run /dev/zero` would grow without end).
 MAX_COMMAND = 32762
+# Characters of commands a file (or standard input) that is read whole before it runs
+# may hold: 64 Mi, some hundreds of thousands of commands.
+MAX_INPUT = 64 * 1024 * 1024
 
 
 class LineTooLong(ValueError):
@@ -21,6 +24,28 @@ class LineTooLong(ValueError):
         super().__init__(f"line {number} is longer than {limit} characters, the longest command mqtool reads")
         self.number = number
         self.limit = limit
+
+
+class InputTooLong(LineTooLong):
+    """More than MAX_INPUT characters of commands in one file (or standard input) that
+    is read whole before it runs."""
+
+    def __init__(self, limit: int) -> None:
+        ValueError.__init__(self, f"more than {limit:,} characters of commands, the most mqtool reads from one file")
+        self.number = 0
+        self.limit = limit
+
+
+def read_all(stream: TextIO, limit: int = MAX_INPUT) -> list[str]:
+    """Every line of a stream (read_lines), at most `limit` characters in all."""
+    out: list[str] = []
+    size = 0
+    for line in read_lines(stream):
+        size += len(line) + 1
+        if size > limit:
+            raise InputTooLong(limit)
+        out.append(line)
+    return out
 
 
 def read_lines(stream: TextIO, limit: int = MAX_COMMAND) -> Iterator[str]:

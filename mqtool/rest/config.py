@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import binascii
 import contextlib
+import errno
 import hashlib
 import hmac
 import ipaddress
@@ -291,13 +292,16 @@ def _tls(data: Any) -> TlsFiles | None:
 def load(state_dir: Path) -> RestConfig | None:
     """The configuration of `state_dir`, or None when there is none (no REST listener)."""
     path = config_path(state_dir)
+    from mqtool import inputs, yamldoc
+
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read the file: {getattr(exc, 'strerror', None) or exc}", path) from None
-    from mqtool import yamldoc
+        text = inputs.read_file(path, 1024 * 1024, "the largest rest.yaml").decode("utf-8")
+    except inputs.InputError as exc:
+        if exc.errno == errno.ENOENT:
+            return None
+        raise ConfigError(f"{path}: cannot read the file: {exc}", path) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: cannot read the file: {exc}", path) from None
 
     try:
         data = yamldoc.load(text)

@@ -35,6 +35,7 @@ transaction.
 from __future__ import annotations
 
 import json
+import math
 import os
 import signal
 from collections import deque
@@ -78,7 +79,7 @@ from mqtool.engine.core.reasons import (
     MQError,
 )
 from mqtool.engine.platforms import open_queue
-from mqtool.engine.timers import TickContext, schedule, timer
+from mqtool.engine.timers import TickContext, Wake, schedule, timer
 from mqtool.state import ObjectRecord, SystemRecord, Transaction
 from mqtool.state import messages as runs
 
@@ -376,7 +377,7 @@ def _end_channel(work: Work, end: End, state: str) -> None:
 
 
 @timer(CHANNEL_TIMER)
-def run_channels(context: TickContext, tx: Transaction, system: SystemRecord, due: float) -> float | None:
+def run_channels(context: TickContext, tx: Transaction, system: SystemRecord, due: float) -> float | Wake | None:
     """One step of each of the system's sender channels that has something to do;
     returns when the next step is due (at once while a channel has work)."""
     platform = platform_of(system)
@@ -384,7 +385,9 @@ def run_channels(context: TickContext, tx: Transaction, system: SystemRecord, du
     # they happened, as the other timers do); an idle channel looks again a poll after
     # the instant the tick catches up to, so a long .advance costs one look.
     now = due
-    wakes: list[float] = []
+    wakes: list[float] = []  # of channels that wait (retrying, idle): they repeat what they found
+    acting: list[float] = []  # of channels with work (binding, sending)
+    again: list[End] = []  # retried and failed as before: the same until something else acts
     for record in tx.objects(system.name, platform.channel_type):
         if record.attrs.get("CHLTYPE") != "SDR":
             continue
@@ -395,6 +398,7 @@ def run_channels(context: TickContext, tx: Transaction, system: SystemRecord, du
         if state == RETRYING and end.status.retry_at > now:
             wakes.append(end.status.retry_at)
             continue
+        cause = end.status.reason
         work = Work(context.store, context.clock, tx, now)
         try:
             busy = _step(work, end)
@@ -403,13 +407,42 @@ def run_channels(context: TickContext, tx: Transaction, system: SystemRecord, du
             _fail(work, end, error)
             return due  # the channels stepped before it step again at once
         status = end.status
-        if status.state == RETRYING:
+        if status.state == RETRYING and state == RETRYING and status.reason == cause:
+            again.append(end)
+        elif status.state == RETRYING:
             wakes.append(status.retry_at)
         elif status.state == BINDING or (status.state == RUNNING and busy):
-            wakes.append(due)
+            acting.append(due)
         elif status.state == RUNNING:
             wakes.append(max(due, context.now) + POLL)
-    return min(wakes) if wakes else None
+    if again:
+        # Catching up over a gap: the attempts until anything else can act would fail
+        # the same way, so they are counted, not made (one run, not one per attempt).
+        until = min([context.quiet_until(tx, system.name, CHANNEL_TIMER), *acting])
+        for end in again:
+            if _skip_retries(end.status, until):
+                end.save(tx)
+            wakes.append(end.status.retry_at)
+    if not (wakes or acting):
+        return None
+    # Only channels with work can change what another timer sees (see timers.quiet_until).
+    return Wake(min(wakes + acting), passive=not acting)
+
+
+def _skip_retries(status: ChannelStatus, until: float) -> bool:
+    """Counts the retries due up to `until` as made and failed (the short ones one by
+    one, the long ones at once), as _retry would; whether there were any."""
+    skipped = False
+    while status.retry_at <= until:
+        skipped = True
+        if status.retries >= SHORT_RETRIES:
+            attempts = math.floor((until - status.retry_at) / LONG_INTERVAL) + 1
+            status.retries += attempts
+            status.retry_at += attempts * LONG_INTERVAL
+            break
+        status.retries += 1
+        status.retry_at += SHORT_INTERVAL if status.retries <= SHORT_RETRIES else LONG_INTERVAL
+    return skipped
 
 
 def _fail(work: Work, end: End, error: Exception) -> None:

@@ -16,7 +16,7 @@ from typing import Any, TypeVar, cast
 from mqtool.engine.core.handle import QueueHandle
 from mqtool.engine.core.message import Message, PutOptions, PutResult, Selector
 from mqtool.engine.core.reasons import MQError
-from mqtool.state import Transaction
+from mqtool.state import StoreError, Transaction
 
 BATCH_MESSAGES = 1000  # non-persistent messages per commit
 BATCH_BYTES = 8 * 1024 * 1024
@@ -26,6 +26,7 @@ BATCH_BYTES = 8 * 1024 * 1024
 class StreamResult:
     count: int = 0
     error: MQError | None = None
+    uncounted: str = ""  # a browse that could not write its counts (why): it looked only
 
 
 class _Source:
@@ -196,7 +197,6 @@ class Undelivered(Exception):
     queue, uncounted): the stream stops and raises it to its caller."""
 
 
-@_closes_on_failure
 def get_stream(
     handle: QueueHandle,
     deliver: Callable[[Message], None],
@@ -232,7 +232,55 @@ def get_stream(
     When `deliver` or `flush` fails (a closed pipe, a full disk, `Undelivered`), the
     messages not delivered are put back in their places, uncounted, what was delivered
     stays got, the queue is closed (MQCLOSE, counts written) and the error is raised.
-    With `wait`, an empty queue is polled for up to that many seconds."""
+    With `wait`, an empty queue is polled for up to that many seconds. A browse on a
+    full disk looks without counting (`uncounted` says why)."""
+    if not browse and handle.store.full_disk is not None:
+        # Nothing can be removed (its commit would fail after the message was handed on).
+        raise StoreError(handle.store.full_disk, full=True)
+    shown = [0]
+
+    def delivered(message: Message) -> None:
+        deliver(message)
+        shown[0] += 1
+
+    def run(write: bool) -> StreamResult:
+        return _get_stream(
+            handle, delivered, count, selector, browse, wait, between, batch_messages, batch_bytes,
+            syncpoint=syncpoint, flush=flush, committed=committed, write=write,
+        )  # fmt: skip
+
+    try:
+        return run(write=True)
+    except StoreError as exc:
+        if not (browse and exc.full) or shown[0]:
+            raise
+        # A browse that cannot write its counts (MQOPEN, browses, MQCLOSE) for want of
+        # disk still shows the messages: an operator looks at a full store to decide
+        # what to clear. The counts are made in transactions that are rolled back.
+        result = run(write=False)
+        result.uncounted = str(exc)
+        return result
+
+
+@_closes_on_failure
+def _get_stream(
+    handle: QueueHandle,
+    deliver: Callable[[Message], None],
+    count: int | None,
+    selector: Selector | None,
+    browse: bool,
+    wait: float,
+    between: Callable[[], None] | None,
+    batch_messages: int,
+    batch_bytes: int,
+    *,
+    syncpoint: bool,
+    flush: Callable[[], None] | None,
+    committed: Callable[[list[Message]], None] | None,
+    write: bool = True,
+) -> StreamResult:
+    """get_stream's work; `write` False: every transaction is rolled back (a browse that
+    only looks)."""
     store = handle.store
     result = StreamResult()
     opened = False
@@ -244,7 +292,7 @@ def get_stream(
     while count is None or result.count < count:
         batch: list[Message] = []
         exhausted = False  # the last get found no message
-        with store.transaction() as tx:
+        with store.transaction(write=write) as tx:
             if not opened:
                 try:
                     handle.open(tx, "browse" if browse else "get")
@@ -302,7 +350,7 @@ def get_stream(
                 except BaseException as exc:
                     failure = exc
                     if not browse:
-                        with store.transaction() as tx:
+                        with store.transaction(write=write) as tx:
                             handle.restore(tx, batch[index:])
                     batch = batch[:index]
                     break
@@ -334,6 +382,6 @@ def get_stream(
         if between is not None:
             between()
     if opened:
-        with store.transaction() as tx:
+        with store.transaction(write=write) as tx:
             handle.close(tx)
     return result

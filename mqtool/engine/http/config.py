@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mqtool import inputs
+
 __all__ = [
     "DEFAULT_IP",
     "DEFAULT_MAXCONN",
@@ -39,6 +41,9 @@ MAXCONN_RANGE = (1, 65535)
 TIMEOUT_RANGE = (0.001, 86400.0)
 COMPSIZE_RANGE = (0, 2147483647)
 COMP_CODINGS = ("deflate", "gzip")
+# The largest NAME.conf read: a file of eight keywords and comments is a few KB; a
+# device that never ends, or a huge file, is refused.
+MAX_CONFIG = 1024 * 1024
 #: Descriptors a serving process keeps for itself (the store and its journal, the
 #: event loop, listeners, files being sent) when MAXCONN is held against its
 #: RLIMIT_NOFILE: a server takes at most limit - RESERVED_DESCRIPTORS connections.
@@ -156,7 +161,8 @@ def _comp(value: str) -> tuple[str, ...]:
         coding = item.strip().lower()
         if coding not in COMP_CODINGS:
             raise _BadValue(
-                f"{item.strip()!r} is not a coding: use deflate, gzip or both, comma-separated, in priority order"
+                f"{_shown(item.strip())!r} is not a coding: use deflate, gzip or both, comma-separated, "
+                "in priority order"
             )
         if coding in codings:
             raise _BadValue(f"{coding} is listed twice")
@@ -258,10 +264,9 @@ def parse_options(text: str, path: Path, name: str) -> ServerOptions:
 def load_options(path: Path, name: str) -> ServerOptions:
     """Reads and validates NAME.conf; raises ConfigError naming file and line."""
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        reason = exc.strerror or exc.__class__.__name__
-        raise ConfigError(f"{path}: cannot read the file: {reason}", path) from None
+        data = inputs.read_file(path, MAX_CONFIG, "the largest configuration file")
+    except inputs.InputError as exc:
+        raise ConfigError(f"{path}: cannot read the file: {exc}", path) from None
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]  # editors on some platforms add a UTF-8 byte order mark
     try:

@@ -527,6 +527,15 @@ INTERVAL_COLUMNS = (
 )  # fmt: skip
 
 
+def interval_counted(tx: Transaction, system: str) -> bool:
+    """Whether the log manager has counted anything since its interval began."""
+    row = tx.conn.execute(
+        f"SELECT 1 FROM zos_log WHERE system = ? AND ({' OR '.join(f'{c} != 0' for c in INTERVAL_COLUMNS)})",
+        (system,),
+    ).fetchone()
+    return row is not None
+
+
 def take_interval(tx: Transaction, system: str) -> dict[str, int]:
     """The log manager's counters since the interval began (names without i_), zeroed
     for the next interval, with the RBA at its end."""

@@ -19,7 +19,7 @@ import math
 import weakref
 from typing import TYPE_CHECKING, Any
 
-from mqtool.engine.timers import TickContext, cancel, schedule, timer
+from mqtool.engine.timers import TickContext, cancel, last_mark, schedule, timer
 from mqtool.engine.zos import log as zlog
 from mqtool.engine.zos import topicstats
 
@@ -33,7 +33,7 @@ GROUP = 32  # messages whose figures a handle writes in one statement
 SMF_INTERVAL = 30  # minutes: STATIME(0) follows the SMF global interval (SMF's default INTVAL)
 QUEUE_CLASS = 5  # TRACE(STAT) CLASS(5): queue statistics
 LOG_CLASSES = (1, 3)  # the log manager's statistics (QJST in class 1; zHyperLink detail in class 3)
-MAX_RECORDS = 100_000  # records kept per system and kind; the oldest go first
+SMF_RETAIN = 7  # days of records kept when the system does not say (mqtool.complex.SMF_RETAIN)
 
 # -- traces ---------------------------------------------------------------------------------
 
@@ -126,6 +126,8 @@ def _add_queue_sql() -> str:
 
 _ADD_QUEUE = _add_queue_sql()
 FAIL_COLUMNS = {"put": "put_fails", "put1": "put1_fails", "get": "get_fails", "browse": "browse_fails"}
+# A queue's row has counted something in the interval (its depth extremes are gauges).
+_COUNTED = " OR ".join([f"{column} != 0" for column in Q_COLUMNS] + [f"{c} != '{{}}'" for c in FAIL_COLUMNS.values()])
 
 _LIVE: weakref.WeakSet[Figures] = weakref.WeakSet()  # this process's handles with counts not written
 
@@ -487,20 +489,47 @@ def end_interval(tx: Transaction, system: SystemRecord, manager: ObjectRecord, e
         write_log_record(tx, system, manager, log_start if log_start is not None else end, end)
     _set_starts(tx, name, end if queue_on else None, end if log_on else None)
     topicstats.end_interval(tx, name, stat_classes(manager), end)
+    _retain(tx, "zos_topic_records", system, end)
 
 
-@timer(STATS_TIMER)
+@timer(STATS_TIMER, observer=True)
 def run_statistics(context: TickContext, tx: Transaction, system: SystemRecord, due: float) -> float | None:
     """The statistics interval's end at `due`; the next one STATIME later. Dropped when
-    no statistics class is active (or the queue manager is gone or stopped)."""
+    no statistics class is active (or the queue manager is gone or stopped).
+
+    An idle gap (the tick catching up over intervals in which nothing was counted)
+    costs one run, not one per interval: an interval that counted nothing is not ended
+    at `due` but goes on to the last interval end before anything else can act (the
+    time the tick catches up to, or an earlier channel or expiry run), and that one
+    record per queue covers the whole stretch, with zero counts and the depths and
+    ages at its end. In real time (serve, the shell) every interval is written."""
     manager = tx.get_object(system.name, "QMGR", system.name)
     if system.platform != "zos" or manager is None:
         return None
     queue_on, log_on = kinds(stat_classes(manager))
     if not (queue_on or log_on):
         return None
+    interval = interval_seconds(system, manager)
+    flush(tx, system.name, due)
+    # Only a catch-up (the next interval ends before the time caught up to) can extend one.
+    if due + interval <= context.now and not counted(tx, system.name, queue_on, log_on):
+        end = last_mark(due, interval, context.quiet_until(tx, system.name, STATS_TIMER))
+        if end > due:
+            return end  # the interval runs on: nothing can be counted before `end`
     end_interval(tx, system, manager, due)
-    return due + interval_seconds(system, manager)
+    return due + interval
+
+
+def counted(tx: Transaction, system: str, queue_on: bool, log_on: bool) -> bool:
+    """Whether the interval running now has counted anything (this process's handles
+    written first): a queue's counter or failure, or a log manager's counter."""
+    if queue_on:
+        row = tx.conn.execute(
+            f"SELECT 1 FROM zos_queue_stats WHERE system = ? AND ({_COUNTED}) LIMIT 1", (system,)
+        ).fetchone()
+        if row is not None:
+            return True
+    return log_on and zlog.interval_counted(tx, system)
 
 
 def _stats_queues(tx: Transaction, system: SystemRecord, manager: ObjectRecord) -> list[ObjectRecord]:
@@ -648,7 +677,7 @@ def write_queue_records(tx: Transaction, system: SystemRecord, manager: ObjectRe
             "INSERT INTO zos_queue_records (system, queue, start, end, data) VALUES (?, ?, ?, ?, ?)",
             (name, queue.name, start, end, json.dumps(data, separators=(",", ":"))),
         )
-    _trim(tx, "zos_queue_records", name)
+    _retain(tx, "zos_queue_records", system, end)
     _reset_queues(tx, system, manager)
 
 
@@ -661,15 +690,37 @@ def write_log_record(tx: Transaction, system: SystemRecord, manager: ObjectRecor
         "INSERT INTO zos_log_records (system, start, end, data) VALUES (?, ?, ?, ?)",
         (system.name, start, end, json.dumps(figures, separators=(",", ":"))),
     )
-    _trim(tx, "zos_log_records", system.name)
+    _retain(tx, "zos_log_records", system, end)
 
 
-def _trim(tx: Transaction, table: str, system: str) -> None:
-    tx.conn.execute(
-        f"DELETE FROM {table} WHERE system = ? AND id <= (SELECT id FROM {table} WHERE system = ? "
-        "ORDER BY id DESC LIMIT 1 OFFSET ?)",
-        (system, system, MAX_RECORDS),
-    )
+def retention_days(system: SystemRecord) -> int:
+    """Days of records kept (the system's smfretain setting; 0: until mqtool smf purge)."""
+    return int(system.attrs.get("smfretain", SMF_RETAIN))
+
+
+def _retain(tx: Transaction, table: str, system: SystemRecord, end: float) -> None:
+    """Removes the system's records of intervals that ended more than its retention
+    before `end` (the interval written now), as SMF data sets are offloaded."""
+    days = retention_days(system)
+    if days:
+        tx.conn.execute(f"DELETE FROM {table} WHERE system = ? AND end < ?", (system.name, end - days * 86400))
+
+
+RECORD_TABLES = ("zos_queue_records", "zos_log_records", "zos_topic_records")
+
+
+def purge(tx: Transaction, system: str, before: float | None, dry_run: bool = False) -> tuple[int, int, int]:
+    """Removes (or with `dry_run` counts) the system's queue, log and topic manager
+    records of intervals that ended before `before` (None: every record); (queue
+    records, log records, topic records)."""
+    counts = []
+    for table in RECORD_TABLES:
+        where, args = ("system = ?", [system]) if before is None else ("system = ? AND end < ?", [system, before])
+        if dry_run:
+            counts.append(int(tx.conn.execute(f"SELECT count(*) FROM {table} WHERE {where}", args).fetchone()[0]))
+        else:
+            counts.append(tx.conn.execute(f"DELETE FROM {table} WHERE {where}", args).rowcount)
+    return counts[0], counts[1], counts[2]
 
 
 # -- reading records -------------------------------------------------------------------------

@@ -35,7 +35,6 @@ if TYPE_CHECKING:
 
 TOPIC_CLASS = 1  # TRACE(STAT) CLASS(1): SMF 115 subtypes 1 and 2
 TYPES = ("API", "ADMIN", "PROXY")
-MAX_RECORDS = 100_000  # records kept per system; the oldest go first
 
 _PUBLISHED = (
     "INSERT INTO zos_topic_stats (system, messages, single_high, pubs_api, pub_high, pub_low, no_subscriber, "
@@ -146,12 +145,7 @@ def write_record(tx: Transaction, system: str, start_time: float, end: float) ->
         "INSERT INTO zos_topic_records (system, start, end, data) VALUES (?, ?, ?, ?)",
         (system, start_time, end, json.dumps(data, separators=(",", ":"))),
     )
-    tx.conn.execute(
-        "DELETE FROM zos_topic_records WHERE system = ? AND id <= (SELECT id FROM zos_topic_records WHERE system = ? "
-        "ORDER BY id DESC LIMIT 1 OFFSET ?)",
-        (system, system, MAX_RECORDS),
-    )
-    start(tx, system)
+    start(tx, system)  # old records go by the system's retention (stats.py, mqtool smf purge)
 
 
 # -- intervals (called by stats.py when the STAT classes change and at each interval's end) ------

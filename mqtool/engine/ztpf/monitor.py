@@ -5,10 +5,8 @@ no activity has been closed, every later one up to now is empty too, so they jum
 
 from __future__ import annotations
 
-import math
-
 from mqtool.engine.console import console
-from mqtool.engine.timers import TickContext, timer
+from mqtool.engine.timers import TickContext, next_mark, timer
 from mqtool.engine.ztpf.figures import (
     CHECKPOINT_TIMER,
     INTERVAL,
@@ -18,7 +16,7 @@ from mqtool.engine.ztpf.figures import (
     swb_settings,
     system_swbs,
 )
-from mqtool.engine.ztpf.sweeper import sweep
+from mqtool.engine.ztpf.sweeper import SweepOutcome, count_aborted, sweep
 from mqtool.engine.ztpf.warnings import warn_qdepthhi
 from mqtool.state import ObjectRecord, SystemRecord, Transaction
 from mqtool.state import messages as runs
@@ -39,10 +37,7 @@ _CLOSE = (
 def next_due(due: float, now: float, idle: bool) -> float:
     """The next run: 5 s on; or, when nothing can have changed, the first 5-second mark
     after `now` (the runs in between would find the same nothing)."""
-    following = due + INTERVAL
-    if idle and following <= now:
-        return due + INTERVAL * (math.floor((now - due) / INTERVAL) + 1)
-    return following
+    return next_mark(due, INTERVAL, now if idle else due)
 
 
 def qmgr_of(tx: Transaction, system: str) -> ObjectRecord | None:
@@ -50,7 +45,7 @@ def qmgr_of(tx: Transaction, system: str) -> ObjectRecord | None:
     return found[0] if found else None
 
 
-@timer(MONITOR_TIMER)
+@timer(MONITOR_TIMER, observer=True)
 def run_monitor(context: TickContext, tx: Transaction, system: SystemRecord, due: float) -> float | None:
     if system.platform != "ztpf":
         return None
@@ -66,7 +61,17 @@ def run_monitor(context: TickContext, tx: Transaction, system: SystemRecord, due
     changed = activity
     if manager.status.get("state", "STARTED") == "STARTED":
         changed = _qdepthhi(tx, system, due) or changed
-        changed = _sweeper_check(tx, system, due) or changed
+        swept = _sweeper_check(tx, system, due)
+        if isinstance(swept, SweepOutcome) and swept.aborted and not swept.messages and not changed:
+            # A sweep that could move nothing: every check until something else acts
+            # would abort the same way. They are counted, not made (nor said again).
+            following = next_due(due, min(context.now, context.quiet_until(tx, system.name, MONITOR_TIMER)), True)
+            skipped = round((following - due) / INTERVAL) - 1
+            if skipped > 0:
+                count_aborted(tx, system.name, swept.blocked, skipped)
+                tx.conn.execute("UPDATE engine_state SET sweeps = sweeps + ? WHERE system = ?", (skipped, system.name))
+            return following
+        changed = bool(swept) or changed
     return next_due(due, max(due, context.now), idle=not changed)
 
 
@@ -100,23 +105,23 @@ def _qdepthhi(tx: Transaction, system: SystemRecord, when: float) -> bool:
     return said
 
 
-def _sweeper_check(tx: Transaction, system: SystemRecord, when: float) -> bool:
+def _sweeper_check(tx: Transaction, system: SystemRecord, when: float) -> SweepOutcome | bool:
     """Runs the sweeper when SWBs in use are at SWEEPHI (also after a sweep that could not
-    reach SWEEPLO, which holds put-time sweeps until this retry)."""
+    reach SWEEPLO, which holds put-time sweeps until this retry): its outcome; else
+    whether anything changed."""
     settings = swb_settings(system)
     in_use = system_swbs(tx, system.name)
     row = tx.conn.execute("SELECT sweep_held, swb_short FROM engine_state WHERE system = ?", (system.name,)).fetchone()
     held, short = (row[0], row[1]) if row is not None else (0, 0)
     if in_use >= settings.high and in_use > 0:
-        sweep(tx, system, when, settings)
-        return True
+        return sweep(tx, system, when, settings)
     if held or (short and in_use < settings.high):
         tx.conn.execute("UPDATE engine_state SET sweep_held = 0, swb_short = 0 WHERE system = ?", (system.name,))
         return True
     return False
 
 
-@timer(CHECKPOINT_TIMER)
+@timer(CHECKPOINT_TIMER, observer=True)
 def run_checkpoint(context: TickContext, tx: Transaction, system: SystemRecord, due: float) -> float | None:
     """Writes the persistent messages of memory queues put since the last checkpoint:
     ceil(stored bytes / 4096) I/Os per queue; its measured duration feeds Checkpoint

@@ -24,6 +24,7 @@ class SweepOutcome:
     ios: int = 0
     aborted: bool = False
     queues: dict[str, int] = field(default_factory=dict)  # queue -> messages swept
+    blocked: list[str] = field(default_factory=list)  # SWEEP-NO queues that held SWBs
 
 
 def sweep(tx: Transaction, system: SystemRecord, now: float, settings: SwbSettings | None = None) -> SweepOutcome:
@@ -98,17 +99,14 @@ def sweep(tx: Transaction, system: SystemRecord, now: float, settings: SwbSettin
         outcome.after -= freed
         outcome.queues[queue] = count
     outcome.aborted = outcome.after > settings.low
+    outcome.blocked = blocked
     if outcome.aborted:
-        for queue in blocked:
-            conn.execute(
-                "UPDATE queue_stats SET aborted_sweeps = aborted_sweeps + 1 WHERE system = ? AND queue = ?",
-                (system.name, queue),
-            )
+        count_aborted(tx, system.name, blocked, 1)
     conn.execute("INSERT OR IGNORE INTO engine_state (system) VALUES (?)", (system.name,))
     conn.execute(
-        "UPDATE engine_state SET sweeps = sweeps + 1, aborted_sweeps = aborted_sweeps + ?, "
-        "swept_msgs = swept_msgs + ?, sweep_ios = sweep_ios + ?, sweep_held = ? WHERE system = ?",
-        (int(outcome.aborted), outcome.messages, outcome.ios, int(outcome.aborted), system.name),
+        "UPDATE engine_state SET sweeps = sweeps + 1, swept_msgs = swept_msgs + ?, sweep_ios = sweep_ios + ?, "
+        "sweep_held = ? WHERE system = ?",
+        (outcome.messages, outcome.ios, int(outcome.aborted), system.name),
     )
     conn.execute(
         "INSERT INTO sweeps (system, time, swbs_before, swbs_after, messages, ios, aborted) "
@@ -140,6 +138,18 @@ def sweep(tx: Transaction, system: SystemRecord, now: float, settings: SwbSettin
             holders=", ".join(f"QL-{name}" for name in blocked) or "NO QUEUE",
         )
     return outcome
+
+
+def count_aborted(tx: Transaction, system: str, blocked: list[str], sweeps: int) -> None:
+    """`sweeps` aborted sweeps counted on the system and on the SWEEP-NO queues that held
+    SWBs (the sweeps themselves counted by the caller, or here for sweeps not made)."""
+    tx.conn.execute("INSERT OR IGNORE INTO engine_state (system) VALUES (?)", (system,))
+    tx.conn.execute("UPDATE engine_state SET aborted_sweeps = aborted_sweeps + ? WHERE system = ?", (sweeps, system))
+    for queue in blocked:
+        tx.conn.execute(
+            "UPDATE queue_stats SET aborted_sweeps = aborted_sweeps + ? WHERE system = ? AND queue = ?",
+            (sweeps, system, queue),
+        )
 
 
 def _unswept(tx: Transaction, qkey: int, mark: int) -> list[sqlite3.Cursor]:
