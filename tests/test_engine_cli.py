@@ -93,7 +93,7 @@ def test_get_count_all_is_what_the_get_directive_takes(mq: MQ) -> None:
     assert (result.exit_code, result.stderr) == (0, "MQT0111I Got 0 messages from Q1\n")
     for bad in ("0", "none", "-1", "9" * 40):
         refused = mq("get", "Q1", "--count", bad)
-        assert refused.exit_code == 2 and "is neither a whole number 1 or more nor all" in refused.stderr
+        assert refused.exit_code == 2 and ", or all" in refused.stderr
 
 
 def test_bad_options_are_one_line_tool_errors(mq: MQ, tmp_path: Path) -> None:

@@ -176,8 +176,8 @@ def test_a_subscription_held_by_a_live_process_is_in_use(mq: MQ) -> None:
         (["--topic", "a\x01"], "the topic string contains a control character"),
         (["--topic", "a/" * 5200], "the topic string is longer than 10240 characters"),
         (["--topic", "a", "--subname", "n" * 10241], "--subname: 1 to 10240 characters"),
-        (["--topic", "a", "--wait", "soon"], "'soon' is not a number of seconds nor 'unlimited'"),
-        (["--topic", "a", "--wait", "-1"], "give 0 or more seconds, or 'unlimited'"),
+        (["--topic", "a", "--wait", "soon"], "soon is not a number (digits 0-9, a fraction after a point), or 'unlimited'"),
+        (["--topic", "a", "--wait", "-1"], "-1 is not a number (digits 0-9, a fraction after a point), or 'unlimited'"),
     ],
 )
 def test_get_topic_usage_errors(mq: MQ, args: list[str], problem: str) -> None:

@@ -63,7 +63,7 @@ def test_purge(mq: Any) -> None:
     dry = _at(mq, later, "smf", "purge", "--before", "1d", "--dry-run")
     assert dry.exit_code == 0
     assert dry.stdout.splitlines() == [
-        "MQT0711I Would purge 9 queue statistics records, 3 log statistics records and 0 topic manager records of CSQ1 "
+        "MQT0711I Would purge 9 queue statistics records, 3 log statistics records and 3 topic manager records of CSQ1 "
         "(intervals ended "
         "before 2021-03-10T00:05:00Z); nothing was removed",
         "Records of CSQ1 are kept 7 days; mqtool system alter CSQ1 --smfretain DAYS",
@@ -71,17 +71,19 @@ def test_purge(mq: Any) -> None:
     assert _ends(mq, later) == before
     done = _at(mq, later, "smf", "purge", "--before", "2021-03-10T00:05:00Z")
     assert done.stdout.startswith(
-        "MQT0710I Purged 9 queue statistics records, 3 log statistics records and 0 topic manager records of CSQ1"
+        "MQT0710I Purged 9 queue statistics records, 3 log statistics records and 3 topic manager records of CSQ1"
     )
     assert _ends(mq, later) == before[3:]
     everything = _at(mq, later, "smf", "purge", "--all")
     assert everything.stdout.startswith(
-        "MQT0710I Purged 9 queue statistics records, 3 log statistics records and 0 topic manager records of CSQ1 "
+        "MQT0710I Purged 9 queue statistics records, 3 log statistics records and 3 topic manager records of CSQ1 "
         "(every interval)"
     )
     assert _ends(mq, later) == []
     nothing = _at(mq, later, "smf", "purge", "--all")
-    assert nothing.stdout.startswith("MQT0710I Purged 0 queue statistics records and 0 log statistics records")
+    assert nothing.stdout.startswith(
+        "MQT0710I Purged 0 queue statistics records, 0 log statistics records and 0 topic manager records"
+    )
 
 
 def test_purge_refuses_what_it_cannot_read(mq: Any) -> None:
