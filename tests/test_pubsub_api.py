@@ -176,7 +176,10 @@ def test_a_subscription_held_by_a_live_process_is_in_use(mq: MQ) -> None:
         (["--topic", "a\x01"], "the topic string contains a control character"),
         (["--topic", "a/" * 5200], "the topic string is longer than 10240 characters"),
         (["--topic", "a", "--subname", "n" * 10241], "--subname: 1 to 10240 characters"),
-        (["--topic", "a", "--wait", "soon"], "soon is not a number (digits 0-9, a fraction after a point), or 'unlimited'"),
+        (
+            ["--topic", "a", "--wait", "soon"],
+            "soon is not a number (digits 0-9, a fraction after a point), or 'unlimited'",
+        ),
         (["--topic", "a", "--wait", "-1"], "-1 is not a number (digits 0-9, a fraction after a point), or 'unlimited'"),
     ],
 )
