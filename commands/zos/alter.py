@@ -48,7 +48,7 @@ def handle(ctx: Any, req: Any) -> Response:
         # MQSC names the channel type on ALTER too, and it must be the channel's own.
         chltype = req.get("CHLTYPE")
         if chltype is None:
-            return syntax(req, "CSQ9031E", keyword="ALTER CHANNEL", what="CHLTYPE(SDR, RCVR, SVRCONN)")
+            return syntax(req, "CSQ9031E", keyword="ALTER CHANNEL", what="CHLTYPE(SDR, SVR, RCVR, RQSTR, SVRCONN)")
         if chltype != found.attrs.get("CHLTYPE"):
             actual = f"CHLTYPE({found.attrs.get('CHLTYPE')})"
             return refuse(req, "CSQM110I", RC_WRONG_TYPE, objtype=obj, name=name, actual=actual)

@@ -35,6 +35,8 @@ BUILTINS: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("CHANNEL", "SYSTEM.DEF.SENDER", {"CHLTYPE": "SDR"}),
     ("CHANNEL", "SYSTEM.DEF.RECEIVER", {"CHLTYPE": "RCVR"}),
     ("CHANNEL", "SYSTEM.DEF.SVRCONN", {"CHLTYPE": "SVRCONN"}),
+    ("CHANNEL", "SYSTEM.DEF.SERVER", {"CHLTYPE": "SVR"}),
+    ("CHANNEL", "SYSTEM.DEF.REQUESTER", {"CHLTYPE": "RQSTR"}),
 )
 
 # The object DEFINE takes unspecified attributes from (LIKE overrides it).
@@ -47,6 +49,8 @@ DEFAULT_OBJECTS: dict[str, str] = {
     "SDR": "SYSTEM.DEF.SENDER",
     "RCVR": "SYSTEM.DEF.RECEIVER",
     "SVRCONN": "SYSTEM.DEF.SVRCONN",
+    "SVR": "SYSTEM.DEF.SERVER",
+    "RQSTR": "SYSTEM.DEF.REQUESTER",
 }
 
 SETTABLE_VERBS = ("DEFINE", "ALTER")

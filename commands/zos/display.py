@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mqtool.engine.channels.ends import End
+from mqtool.engine.channels.mca import retries_left
 from mqtool.engine.channels.partner import chinit_active
 from mqtool.engine.channels.status import ChannelStatus
 from mqtool.engine.zos.handles import live_handles
@@ -65,6 +67,10 @@ def handle(ctx: Any, req: Any) -> Response:
         return sysparms.display_system(ctx, req, manager(ctx.tx, ctx.system, ctx.now))
     if obj == "QMGR":
         return _qmgr(ctx, req)
+    if obj == "CHINIT":
+        from .chinit import display_chinit
+
+        return display_chinit(ctx, req)
     if obj == "CHSTATUS" and not chinit_active(ctx.system, manager(ctx.tx, ctx.system, ctx.now)):
         # IBM: DISPLAY CHSTATUS needs the channel initiator.
         result = reply(req, FAILED)
@@ -224,6 +230,22 @@ def _channel_status(ctx: Any, record: ObjectRecord) -> dict[str, Any]:
         values["COMPRATE"] = values["COMPTIME"] = ""
     channel = ChannelStatus.load(status)
     indoubt = channel.indoubt
+    started = date_time(ctx.system, channel.started) if channel.started else ("", "")
+    last = date_time(ctx.system, channel.last_message) if channel.last_message else ("", "")
+    short, long_ = retries_left(End.of(ctx.system, record)) if record.attrs.get("CHLTYPE") in ("SDR", "SVR") else (0, 0)
+    values |= {
+        "RQMNAME": channel.rqmname,
+        "CHSTADA": started[0],
+        "CHSTATI": started[1],
+        "LSTMSGDA": last[0],
+        "LSTMSGTI": last[1],
+        "HBINT": channel.hbint,
+        "SHORTRTS": short,
+        "LONGRTS": long_,
+    }
+    if "sslciph" in status:
+        values["SSLCIPH"] = status.get("sslciph", "")
+        values["SSLPEER"] = status.get("sslpeer", "")
     values |= {
         "INDOUBT": "NO" if indoubt is None else "YES",
         "CURLUWID": indoubt.luwid if indoubt is not None else channel.luwid,

@@ -90,6 +90,14 @@ def status_lines(record: ObjectRecord) -> list[tuple[str, object]]:
         ("COMPRATIO", rate(total.before, total.wire, nearest=False)),
         ("COMPTIME", per_message(total.comp_us, total.compressed)),
     ]
+    if status.transport == "TCP":
+        lines += [
+            ("TRANSPORT", status.transport),
+            ("SSLCIPH", status.sslciph),
+            ("SSLPEER", status.sslpeer),
+            ("BYTESFRAMES", total.frames),
+            ("BYTESSOCKET", total.socket),
+        ]
     return lines
 
 
@@ -107,7 +115,27 @@ def display_stat(ctx: Context, req: Request) -> Response:
         return result
     for record in records:
         result.add("MQSC0351I", **stat_fields(record))
+        status = ChannelStatus.load(record.status)
+        if status.transport == "TCP":
+            result.add("MQSC0353I", **transport_fields(record.name, status))
     return result
+
+
+def transport_fields(name: str, status: ChannelStatus) -> dict[str, Any]:
+    """The MQSC0353I template's fields: the channel's bytes of frames and on the socket
+    (after TLS), the last batch (since the channel started)."""
+    return {
+        "name": name,
+        "transport": status.transport,
+        "peer": status.conname or "NONE",
+        "sslciph": status.sslciph or "NONE",
+        "sslpeer": status.sslpeer or "NONE",
+        "hbint": status.hbint,
+        "frames_last": status.batch.frames,
+        "frames": status.total.frames,
+        "socket_last": status.batch.socket,
+        "socket": status.total.socket,
+    }
 
 
 def stat_fields(record: ObjectRecord) -> dict[str, Any]:

@@ -213,7 +213,7 @@ def render() -> str:
 
 def main() -> None:
     """Writes the schema file beside this module (in the source tree)."""
-    path = Path(__file__).parent / "schema" / SCHEMA_FILE
+    path = Path(__file__).parent.parent / "schema" / SCHEMA_FILE  # mqtool/schema, where the package reads it
     path.parent.mkdir(exist_ok=True)
     path.write_text(render(), encoding="utf-8")
     sys.stdout.write(f"written: {path}\n")

@@ -1,18 +1,18 @@
-"""Where a channel's other end is: each queue manager of the complex has a listener
-address (`mqtool system add|alter --listener host(port)`), a sender's CONNAME names one,
-and the other end is the channel of the same name on that queue manager. Also how each
-platform names the objects a channel deals with (channel and local queue types, the
-default dead-letter queue, the console's csect)."""
+"""Where a channel's other end is: each queue manager of the complex listens at the
+addresses of its `listener` setting (listeners.py: `mqtool system add|alter --listener`
+and START LISTENER); a sender's CONNAME names one, and the other end is the channel of
+the same name on that queue manager (a CONNAME no system of the store listens at is
+reached over TCP: tcp/). Also how each platform names the objects a channel deals with
+(channel and local queue types, the default dead-letter queue)."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
+from mqtool.engine.channels.listeners import listening
 from mqtool.state import ObjectRecord, SystemRecord, Transaction
 
-DEFAULT_PORT = 1414  # MQ's port when a CONNAME gives none
-_ADDRESS = re.compile(r"^\s*([A-Za-z0-9.\-:]+)\s*(?:\(\s*(\d{1,5})\s*\))?\s*$")
+__all__ = ["PLATFORMS", "Platform", "chinit_active", "deadq", "listening", "platform_of", "queue_manager", "started"]
 
 
 @dataclass(frozen=True)
@@ -33,28 +33,6 @@ PLATFORMS: dict[str, Platform] = {
 
 def platform_of(system: SystemRecord) -> Platform:
     return PLATFORMS[system.platform]
-
-
-def address(text: str) -> tuple[str, int] | None:
-    """A CONNAME or listener as (host in lower case, port); None when it is not one."""
-    match = _ADDRESS.match(text or "")
-    if match is None:
-        return None
-    port = int(match.group(2)) if match.group(2) else DEFAULT_PORT
-    return match.group(1).lower(), port
-
-
-def listening(tx: Transaction, conname: str) -> SystemRecord | None:
-    """The system whose listener is at `conname` (host compared without case, the port
-    1414 when CONNAME gives none); None when no system listens there."""
-    wanted = address(conname)
-    if wanted is None:
-        return None
-    for system in tx.systems():
-        listener = str(system.attrs.get("listener") or "")
-        if listener and address(listener) == wanted:
-            return system
-    return None
 
 
 def queue_manager(tx: Transaction, system: SystemRecord) -> ObjectRecord | None:

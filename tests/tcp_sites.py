@@ -1,0 +1,101 @@
+"""Two state directories that talk over TCP on 127.0.0.1, driven in this process: each
+`Site` is a store with its session (the wall clock) and its channel service (the
+serving loop's listeners and TCP channels). Tests wait for conditions with `settle`,
+which polls both services, never for a fixed time."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from mqtool.clock import Clock
+from mqtool.complex import ensure_complex
+from mqtool.engine.channels import listeners
+from mqtool.engine.channels.status import ChannelStatus
+from mqtool.engine.channels.tcp.service import ChannelService
+from mqtool.session import Session
+from mqtool.state import Store
+from mqtool.state import messages as runs
+
+PATIENCE = 60.0  # seconds: the most a condition is waited for
+
+
+class Site:
+    """One store (the default complex: TPF1 with TPFQM, CSQ1) and its serving loop's
+    channel service."""
+
+    def __init__(self, folder: Path, system: str = "CSQ1") -> None:
+        self.folder = folder
+        self.clock = Clock()
+        self.store = Store.open(folder)
+        ensure_complex(self.store, self.clock.timestamp())
+        self.session = Session(self.store, self.clock, system)
+        self.service = ChannelService(folder, self.clock)
+        self.service.start()
+
+    def cmd(self, *lines: str, ok: bool = True) -> list[str]:
+        out: list[str] = []
+        for line in lines:
+            outcome = self.session.execute(line)
+            if ok:
+                assert outcome.status == "ok", outcome.lines
+            out.extend(outcome.lines)
+        return out
+
+    def step(self) -> None:
+        self.session.tick()
+        self.service.step()
+
+    def port(self, system: str = "CSQ1") -> int:
+        """The port of the system's first listener, once its loop opened it."""
+        with self.store.transaction(write=False) as tx:
+            record = tx.get_system(system)
+            assert record is not None
+            for address in listeners.configured(record):
+                status = listeners.status_of(tx, system, address)
+                if status.state == listeners.LISTENING:
+                    return status.port
+        return 0
+
+    def depth(self, system: str, queue: str) -> int:
+        with self.store.transaction(write=False) as tx:
+            return runs.depth(tx.conn, system, queue)
+
+    def msgids(self, system: str, queue: str) -> list[bytes]:
+        with self.store.transaction(write=False) as tx:
+            qkey = runs.queue_key(tx.conn, system, queue)
+            assert qkey is not None
+            rows = tx.conn.execute("SELECT msgid FROM messages WHERE id > ? AND id < ? ORDER BY id", runs.span(qkey))
+            return [bytes(row[0]) for row in rows]
+
+    def status(self, system: str, channel: str) -> ChannelStatus:
+        with self.store.transaction(write=False) as tx:
+            found = tx.get_system(system)
+            assert found is not None
+            kind = "CHANNEL" if found.platform == "zos" else "CHL"
+            record = tx.get_object(system, kind, channel)
+            assert record is not None
+            return ChannelStatus.load(record.status)
+
+    def console(self) -> list[str]:
+        with self.store.transaction(write=False) as tx:
+            return [text for _, _, _, text in tx.console_since(None)]
+
+    def close(self) -> None:
+        self.service.stop()
+        self.store.close()
+
+
+def settle(sites: Iterable[Site], condition: Callable[[], bool], patience: float = PATIENCE) -> bool:
+    """Polls the sites' services until the condition holds (True), or gives up after
+    `patience` seconds (False): a bound, never the outcome's timing."""
+    sites = list(sites)
+    deadline = time.monotonic() + patience
+    while time.monotonic() < deadline:
+        for site in sites:
+            site.step()
+        if condition():
+            return True
+        time.sleep(0.02)
+    return False
