@@ -5,6 +5,8 @@ which polls both services, never for a fixed time."""
 
 from __future__ import annotations
 
+import socket
+import threading
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -99,3 +101,36 @@ def settle(sites: Iterable[Site], condition: Callable[[], bool], patience: float
             return True
         time.sleep(0.02)
     return False
+
+
+class TestServer:
+    """A listening socket on 127.0.0.1 whose accept loop hands each connection to
+    `handle` (in the loop's thread) until `close`."""
+
+    __test__ = False  # not a pytest test class
+
+    def __init__(self) -> None:
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.server.settimeout(0.2)
+        self.port: int = self.server.getsockname()[1]
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._accept, daemon=True)
+        self.thread.start()
+
+    def _accept(self) -> None:
+        while not self.stopping.is_set():
+            try:
+                sock, _ = self.server.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            self.handle(sock)
+
+    def handle(self, sock: socket.socket) -> None:
+        sock.close()
+
+    def close(self) -> None:
+        self.stopping.set()
+        self.thread.join(5)
+        self.server.close()

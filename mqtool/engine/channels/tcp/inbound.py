@@ -63,10 +63,7 @@ class Inbound(threading.Thread):
         a new connection of the same queue manager takes the channel over)."""
         self.reason = reason
         self.stopping.set()
-        try:
-            self.link.sock.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
+        self.link.abort()
 
     def run(self) -> None:
         context = self.context

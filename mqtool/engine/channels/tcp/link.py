@@ -255,6 +255,14 @@ class Link:
             return None
         return self.tls.getpeercert(binary_form=True)
 
+    def abort(self) -> None:
+        """Cuts the connection from another thread: a read or write waiting on it ends at
+        once (LinkError); the thread that owns the link closes it."""
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
     def close(self) -> None:
         if self.closed:
             return

@@ -56,10 +56,10 @@ class Counts:
 class Listeners:
     """The listening sockets (see the module docstring)."""
 
-    def __init__(self, on_hello: OnHello, hello_seconds: float = HELLO_SECONDS, max_pending: int = MAX_PENDING):
+    def __init__(self, on_hello: OnHello, hello_seconds: float | None = None, max_pending: int | None = None):
         self.on_hello = on_hello
-        self.hello_seconds = hello_seconds
-        self.max_pending = max_pending
+        self.hello_seconds = HELLO_SECONDS if hello_seconds is None else hello_seconds
+        self.max_pending = MAX_PENDING if max_pending is None else max_pending
         self._selector = selectors.DefaultSelector()
         self._wake_read, self._wake_write = socket.socketpair()
         self._wake_read.setblocking(False)

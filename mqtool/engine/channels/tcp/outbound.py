@@ -51,7 +51,7 @@ class Outbound(threading.Thread):
         self.stopping.set()
         link = self.link
         if link is not None:
-            link.close()
+            link.abort()
 
     def run(self) -> None:
         context = self.context
