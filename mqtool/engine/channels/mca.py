@@ -561,6 +561,8 @@ def _bind(work: Work, end: End) -> bool:
         retry(work, end, "xmitq", queue=xmitq, reason=problem, rcname=rcname(problem))
         return False
     status.xmitq = xmitq
+    if status.removal:
+        remove_confirmed(work, end)  # confirmed over TCP before the channel changed its CONNAME
     receiver = partner.status
     indoubt = status.indoubt
     if indoubt is not None:
@@ -897,22 +899,30 @@ def technique_for(system: SystemRecord, negotiated: str, stored_codec: str) -> s
 # -- confirm, in-doubt ----------------------------------------------------------------------
 
 
-def settle(work: Work, end: End, commit: bool, deferred: list[Iterator[None]] | None = None) -> bool:
+def settle(
+    work: Work, end: End, commit: bool, deferred: list[Iterator[None]] | None = None, later: bool = False
+) -> bool:
     """Ends a sender's batch in doubt: commit removes its messages from the transmission
     queue and moves the sequence number on; backout leaves them to be sent again.
     With `deferred`, the removal is appended there for the caller to run (in the same
-    transaction). Returns `commit`."""
+    transaction). With `later`, the messages stay on the queue, listed in the channel's
+    status (`removal`) until `remove_confirmed` takes them off in a transaction of its
+    own (the TCP sender does it while it sends the next batch; a channel that ends
+    before does it at its next start). Returns `commit`."""
     status = end.status
     indoubt = status.indoubt
     assert indoubt is not None
     tx = work.tx
     if commit:
-        removal = _removal(work, end, indoubt.rows)
-        if deferred is None:
-            for _ in removal:
-                pass
+        if later:
+            status.removal = [*status.removal, *indoubt.rows]
         else:
-            deferred.append(removal)
+            removal = _removal(work, end, indoubt.rows)
+            if deferred is None:
+                for _ in removal:
+                    pass
+            else:
+                deferred.append(removal)
         status.seq = indoubt.last
         status.luwid = indoubt.luwid
         status.last_technique = indoubt.last_technique
@@ -926,8 +936,21 @@ def settle(work: Work, end: End, commit: bool, deferred: list[Iterator[None]] | 
         status.total.add(batch)
     status.indoubt = None
     _SENT_HERE.discard(_sent_key(work, end, indoubt.luwid))
-    mark_in_flight(tx, end, [])
+    mark_in_flight(tx, end, status.removal)
     return commit
+
+
+def remove_confirmed(work: Work, end: End, rows: list[int] | None = None) -> None:
+    """Takes confirmed messages (`rows`, or all the channel's status lists) off the
+    transmission queue and out of the status's `removal` list."""
+    status = end.status
+    taken = list(status.removal) if rows is None else [row for row in rows if row in set(status.removal)]
+    for _ in _removal(work, end, taken):
+        pass
+    gone = set(taken)
+    status.removal = [row for row in status.removal if row not in gone]
+    in_flight = [*status.removal, *(status.indoubt.rows if status.indoubt is not None else [])]
+    mark_in_flight(work.tx, end, in_flight)
 
 
 def _removal(work: Work, end: End, rows: list[int]) -> Iterator[None]:

@@ -105,6 +105,7 @@ class ChannelStatus:
     sslpeer: str = ""  # the partner certificate's distinguished name
     owner: dict[str, Any] | None = None  # TCP: the serving loop that runs this end
     requester: str = ""  # a server started by a requester of the store: the requester's system
+    removal: list[int] = field(default_factory=list)  # confirmed rows still on the transmission queue (TCP)
     waiting: bool = False  # a TCP sender was told on the console that it waits for a serving loop
     total: Totals = field(default_factory=Totals)
     batch: Totals = field(default_factory=Totals)  # the last batch

@@ -22,12 +22,14 @@ message is lost or duplicated, whichever process dies where, as in the store (mc
 from __future__ import annotations
 
 import os
+import queue
 import signal
-import tempfile
+import sys
 import threading
 import time
-from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING, Any
+from contextlib import ExitStack
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
 from mqtool.clock import Clock
 from mqtool.engine import codecs
@@ -40,15 +42,16 @@ from mqtool.engine.channels.status import ACTIVE_STATES, INACTIVE, RUNNING, STOP
 from mqtool.engine.channels.tcp import frames
 from mqtool.engine.channels.tcp.link import Link, LinkError
 from mqtool.engine.core.message import PutOptions
+from mqtool.state import Store
 from mqtool.state import messages as runs
 
 if TYPE_CHECKING:
-    from mqtool.state import Store, Transaction
+    from mqtool.state import Transaction
 
 IDLE_BOUND = 600.0  # seconds a receiver waits for anything when HBINT is 0 (mqtool's choice)
 CONTROL_SECONDS = 30.0  # the first exchange, a heartbeat's answer
 POLL = 0.25  # seconds between looks at an idle transmission queue
-SPOOL_MEMORY = 32 * 1024 * 1024  # a batch received beyond this is kept in a temporary file
+BATCH_SECONDS = 30.0  # while a batch is open at the receiver, the longest wait for its next frame
 KILL_VARIABLE = "MQTOOL_TEST_CHANNEL_KILL_AT"  # tests only: kill this process at its Nth protocol point
 
 
@@ -163,6 +166,7 @@ class Sender:
         self.terms: Terms | None = None
         self.last_sent = time.monotonic()
         self.counted = (0, 0)  # link counters already added to the channel's totals
+        self.remover = Remover(place)
 
     # -- start ------------------------------------------------------------------------
     def bind(self) -> None:
@@ -204,6 +208,8 @@ class Sender:
         with place.store.transaction() as tx:
             end = self._mine(tx)
             work = place.work(tx)
+            if end.status.removal:
+                mca.remove_confirmed(work, end)  # confirmed before the last connection ended
             indoubt = end.status.indoubt
             if indoubt is not None:
                 committed = mca.settle(work, end, luwid == indoubt.luwid)
@@ -239,16 +245,31 @@ class Sender:
     # -- batches ----------------------------------------------------------------------
     def run(self) -> str:
         """Moves batches until the channel is stopped (returns "stopped"), its DISCINT
-        passes ("discint"), or Failure / LinkError."""
-        while True:
-            if self.stopping.is_set():
-                self._close("stopped")
-                return "stopped"
-            moved = self._batch()
-            if moved:
-                continue
-            if self._idle():
-                return "discint"
+        passes ("discint"), or Failure / LinkError.
+
+        Two batches are under way at a time, as MQ pipelines them: while the receiver
+        commits batch N (its end was sent), this end reads and sends the messages of
+        batch N+1, and the remover takes batch N-1 off the transmission queue. Batch
+        N+1's end goes only once N is confirmed and N+1 is recorded in doubt, so the
+        receiver never commits a batch this end could not resolve."""
+        pending: _Streamed | None = None  # its end sent, its confirmation due
+        try:
+            while True:
+                following = None if self.stopping.is_set() else self._stream(pending)
+                if pending is not None:
+                    self._confirmed(pending, following)
+                    pending = None
+                if following is not None:
+                    pending = self._end_batch(following)
+                    continue
+                if self.stopping.is_set():
+                    self._close("stopped")
+                    return "stopped"
+                self.remover.wait()
+                if self._idle():
+                    return "discint"
+        finally:
+            self.remover.close()
 
     def _idle(self) -> bool:
         """Nothing to send: a heartbeat when one is due; True when DISCINT passed."""
@@ -281,9 +302,10 @@ class Sender:
         except LinkError:
             pass
 
-    def _batch(self) -> bool:
-        """One batch (steps 1 to 4 of the module docstring); False when there was
-        nothing to send."""
+    def _stream(self, pending: _Streamed | None) -> _Streamed | None:
+        """Step 1 of a batch: up to BATCHSZ messages read (not those of the batch still
+        under way, nor those confirmed and not yet removed), compressed as negotiated and
+        sent; None when there is nothing to send."""
         place, link = self.place, self.link
         assert self.terms is not None
         terms = self.terms
@@ -293,17 +315,18 @@ class Sender:
                 raise Failure("gone")
             qkey = runs.queue_key(tx.conn, end.system.name, end.status.xmitq)
             if qkey is None:
-                return False
+                return None
             low, high = runs.span(qkey)
             now = place.clock.timestamp()
-            found = tx.conn.execute(mca.BATCH_SQL, (low, high, now, max(1, terms.batchsz))).fetchall()
-            if not found:
-                return False
-            sent = Totals()
-            rows: list[int] = []
-            last_technique = end.status.last_technique
+            skipped = set(end.status.removal) | set(pending.rows if pending is not None else ())
+            wanted = max(1, terms.batchsz)
+            found = tx.conn.execute(mca.BATCH_SQL, (low, high, now, wanted + len(skipped))).fetchall()
+            chosen = [int(row_id) for row_id, _size in found if row_id not in skipped][:wanted]
+            if not chosen:
+                return None
+            batch = _Streamed(end.status.last_technique)
             read = tx.conn.cursor()
-            for row_id, _size in found:
+            for row_id in chosen:
                 fetched = read.execute(mca.MESSAGE_SQL, (row_id,)).fetchall()
                 if not fetched:
                     continue  # got meanwhile by an application
@@ -319,26 +342,42 @@ class Sender:
                 spent = 0 if place.clock.frozen_at is not None else int((time.perf_counter() - started) * 1e6)
                 options = mca.message_options(row, now)
                 link.send(frames.message(frames.WireMessage(length, out.codec, descriptor(options, header), out.data)))
-                mca.count_sent(sent, length, out, len(out.data))
+                mca.count_sent(batch.sent, length, out, len(out.data))
                 if out.codec and out.compressed_now:
-                    sent.comp_us += spent
-                last_technique = out.codec or wire.NONE
-                rows.append(int(row_id))
+                    batch.sent.comp_us += spent
+                batch.last_technique = out.codec or wire.NONE
+                batch.rows.append(row_id)
                 protocol_point()
-        if not rows:
-            return False
+        return batch if batch.rows else None
+
+    def _end_batch(self, batch: _Streamed) -> _Streamed | None:
+        """Step 2: the batch recorded in doubt (committed), then its end sent. None when
+        an application got one of its messages meanwhile: the receiver drops it and it
+        is read again."""
+        place = self.place
         with place.store.transaction() as tx:
             end = self._mine(tx)
             if end.status.state != RUNNING:
                 raise Failure("gone")
-            luwid = mca.next_luwid(end)
-            indoubt = mca.record_in_doubt(end, luwid, rows, sent, last_technique)
-            mca.mark_in_flight(tx, end, rows)
+            if not _still_there(tx, batch.rows):
+                tx.fail()
+                self.link.send_control("DISCARD")
+                return None
+            batch.luwid = mca.next_luwid(end)
+            indoubt = mca.record_in_doubt(end, batch.luwid, batch.rows, batch.sent, batch.last_technique)
+            mca.mark_in_flight(tx, end, [*end.status.removal, *batch.rows])
             end.save(tx)
         protocol_point()
-        link.send_control("EOB", luwid=luwid, first=indoubt.first, last=indoubt.last, count=len(rows))
+        self.link.send_control("EOB", luwid=batch.luwid, first=indoubt.first, last=indoubt.last, count=len(batch.rows))
         self.last_sent = time.monotonic()
-        answer = link.read_control(time.monotonic() + receive_bound(self.hbint))
+        return batch
+
+    def _confirmed(self, batch: _Streamed, following: _Streamed | None) -> None:
+        """Step 4: the receiver's answer to a batch's end; the batch confirmed (its
+        messages handed to the remover), or backed out on ERROR (the batch streamed
+        after it, not yet ended, is dropped by the receiver too)."""
+        place = self.place
+        answer = self.link.read_control(time.monotonic() + receive_bound(self.hbint))
         protocol_point()
         if answer["op"] == "ERROR":
             # The receiver rolled the batch back: it is sent again after the retry.
@@ -347,21 +386,96 @@ class Sender:
                 mca.settle(place.work(tx), end, False)
                 end.save(tx)
             raise Failure(str(answer.get("cause", "batch")), **dict(answer.get("fields") or {}))
-        if answer["op"] != "CONFIRM" or answer.get("luwid") != luwid:
-            raise Failure("protocol", detail=f"{answer['op']} {answer.get('luwid', '')} where CONFIRM {luwid} was due")
+        if answer["op"] != "CONFIRM" or answer.get("luwid") != batch.luwid:
+            due = f"CONFIRM {batch.luwid}"
+            raise Failure("protocol", detail=f"{answer['op']} {answer.get('luwid', '')} where {due} was due")
         with place.store.transaction() as tx:
             end = self._mine(tx)
             work = place.work(tx)
-            mca.settle(work, end, True)
+            mca.settle(work, end, True, later=True)
             self._count(end)
             end.save(tx)
-            work.close_all()
         protocol_point()
-        return True
+        self.remover.take(batch.rows)
 
     def _count(self, end: End) -> None:
         self.counted = count_link(end, (self.link.frames_sent, self.link.socket_sent), self.counted)
         end.status.total.largest = max(end.status.total.largest, end.status.batch.largest)
+
+
+@dataclass
+class _Streamed:
+    """A batch whose messages were sent: their rows and what the sender counted."""
+
+    last_technique: str
+    rows: list[int] = field(default_factory=list)
+    sent: Totals = field(default_factory=Totals)
+    luwid: str = ""
+
+
+def _still_there(tx: Transaction, rows: list[int]) -> bool:
+    """Whether every message of a batch read is still on the transmission queue."""
+    marks = ",".join("?" * len(rows))
+    (count,) = tx.conn.execute(f"SELECT count(*) FROM messages WHERE id IN ({marks})", rows).fetchone()
+    return int(count) == len(rows)
+
+
+class Remover:
+    """Takes confirmed batches off the sender's transmission queue in a thread with its
+    own connection to the store, while the sender reads and sends the next batch. The
+    rows are in the channel's status (`removal`) from the moment the batch is
+    confirmed, so a process that ends before they are gone removes them at its next
+    start."""
+
+    def __init__(self, place: Place) -> None:
+        self.place = place
+        self._jobs: queue.Queue[list[int] | None] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self.error: BaseException | None = None
+
+    def take(self, rows: list[int]) -> None:
+        if self.error is not None:
+            error, self.error = self.error, None
+            raise Failure("batch", detail=f"removing a confirmed batch failed: {error}")
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="mqtool-remover", daemon=True)
+            self._thread.start()
+        self._jobs.put(rows)
+
+    def wait(self) -> None:
+        """Until every batch handed over is removed."""
+        if self._thread is not None:
+            self._jobs.join()
+
+    def close(self) -> None:
+        if self._thread is not None:
+            self._jobs.put(None)
+            self._thread.join(60)
+            self._thread = None
+
+    def _run(self) -> None:
+        place = self.place
+        store = Store.open(place.store.path.parent)
+        try:
+            while True:
+                rows = self._jobs.get()
+                try:
+                    if rows is None:
+                        return
+                    work_store = replace(place, store=store)
+                    with store.transaction() as tx:
+                        end = work_store.load(tx)
+                        if end is not None:
+                            work = work_store.work(tx)
+                            mca.remove_confirmed(work, end, rows)
+                            end.save(tx)
+                            work.close_all()
+                except Exception as exc:  # the next batch reports it; the rows stay listed
+                    self.error = exc
+                finally:
+                    self._jobs.task_done()
+        finally:
+            store.close()
 
 
 # -- the receiving side ----------------------------------------------------------------------
@@ -460,14 +574,19 @@ class Receiver:
         return "remote_busy", fields | {"other": status.rqmname}
 
     def run(self) -> str:
-        """Takes batches until the sender closes ("closed") or Failure / LinkError."""
+        """Takes batches until the sender closes ("closed") or Failure / LinkError.
+        A batch's messages are put as they arrive, in one transaction of this store that
+        commits when the batch's end comes (so the receiver's store work runs beside the
+        sender's); while a batch is open every frame must come within BATCH_SECONDS, so a
+        stalled sender holds the store's write lock that long at most."""
         assert self.terms is not None
         limit = self.terms.maxmsgl + frames.MESSAGE_OVERHEAD
-        spool: IO[bytes] | None = None
-        count = 0
+        batch: _Open | None = None
         try:
             while True:
                 wait = receive_bound(self.terms.hbint)
+                if batch is not None:
+                    wait = min(wait, BATCH_SECONDS)
                 try:
                     kind, body = self.link.read_frame(limit, time.monotonic() + wait)
                 except LinkError as exc:
@@ -475,13 +594,19 @@ class Receiver:
                         raise Failure("timeout", wait=int(wait)) from None
                     raise
                 if kind == frames.MESSAGE:
-                    if spool is None:
-                        spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_MEMORY)  # noqa: SIM115
-                    if count >= max(1, self.terms.batchsz):
+                    if batch is None:
+                        batch = self._open()
+                    if batch.count >= max(1, self.terms.batchsz):
                         raise Failure("protocol", detail=f"more than BATCHSZ {self.terms.batchsz} messages in a batch")
-                    spool.write(len(body).to_bytes(4, "big"))
-                    spool.write(body)
-                    count += 1
+                    batch.count += 1
+                    if batch.failed is None:
+                        try:
+                            batch.last_technique = self._deliver(batch.work, batch.receiving, body, self.terms)
+                        except BatchFailed as failed:
+                            # The dead-letter queue refuses: rolled back now; the rest of the
+                            # batch is read and dropped, and its end answered with ERROR.
+                            batch.failed = failed
+                            batch.abandon()
                     protocol_point()
                     continue
                 try:
@@ -489,56 +614,63 @@ class Receiver:
                 except frames.FrameError as exc:
                     raise Failure("protocol", detail=exc.detail) from None
                 op = control["op"]
-                if op == "HB":
+                if op == "HB" and batch is None:
                     self.link.send_control("HBACK")
-                elif op == "CLOSE":
+                elif op == "CLOSE" and batch is None:
                     return "closed"
+                elif op == "DISCARD":
+                    if batch is not None and batch.failed is None:
+                        batch.abandon()  # rolled back: the sender reads the batch again
+                    batch = None
                 elif op == "EOB":
-                    self._commit(control, spool, count)
-                    if spool is not None:
-                        spool.close()
-                    spool, count = None, 0
+                    self._commit(control, batch)
+                    batch = None
                 else:
                     raise Failure("protocol", detail=f"{op} where a message or a batch's end was due")
         finally:
-            if spool is not None:
-                spool.close()
+            if batch is not None:
+                batch.abandon()
 
-    def _commit(self, control: dict[str, Any], spool: IO[bytes] | None, count: int) -> None:
-        """Step 3 of a batch: the messages put (or dead-lettered) and the batch recorded,
-        in one transaction of this store; then CONFIRM, or ERROR when it cannot."""
-        place, terms = self.place, self.terms
-        assert terms is not None
+    def _open(self) -> _Open:
+        """The transaction of a batch, begun at its first message."""
+        place = self.place
+        stack = ExitStack()
+        try:
+            tx = stack.enter_context(place.store.transaction())
+            end = place.load(tx)
+            if end is None or end.status.bound != place.session or end.status.state != RUNNING:
+                raise Failure("remote_ended")
+            work = place.work(tx)
+            return _Open(stack, tx, end, work, Receiving.of(tx, end), end.status.last_technique)
+        except BaseException:
+            stack.__exit__(*sys.exc_info())
+            raise
+
+    def _commit(self, control: dict[str, Any], batch: _Open | None) -> None:
+        """Step 3 of a batch: its end checked, the batch recorded and committed; then
+        CONFIRM, or ERROR when it cannot be."""
         try:
             luwid, first, last = str(control["luwid"]), int(control["first"]), int(control["last"])
             declared = int(control["count"])
         except (KeyError, TypeError, ValueError):
             raise Failure("protocol", detail="a batch's end that does not hold together") from None
-        if declared != count or count == 0:
+        count = batch.count if batch is not None else 0
+        if declared != count or batch is None:
             raise Failure("protocol", detail=f"a batch's end for {declared} messages after {count}")
-        try:
-            with place.store.transaction() as tx:
-                end = place.load(tx)
-                if end is None or end.status.bound != place.session or end.status.state != RUNNING:
-                    raise Failure("remote_ended")
-                if first != next_seq(end.status.seq) or last != next_seq(end.status.seq, count):
-                    raise Failure("protocol", detail=f"sequence numbers {first}-{last} after {end.status.seq}")
-                work = place.work(tx)
-                receiving = Receiving.of(tx, end)
-                last_technique = end.status.last_technique
-                assert spool is not None
-                spool.seek(0)
-                for _ in range(count):
-                    size = int.from_bytes(spool.read(4), "big")
-                    last_technique = self._deliver(work, receiving, spool.read(size), terms)
-                receiving.finish(work, luwid, last, last_technique)
-                self._count(end)
-                end.save(tx)
-                work.close_all()
-                protocol_point()
-        except BatchFailed as failed:
+        if batch.failed is not None:
+            failed = batch.failed
             self.link.send_control("ERROR", cause=failed.cause, fields=failed.fields)
-            raise Failure(failed.cause, **failed.fields) from None
+            raise Failure(failed.cause, **failed.fields)
+        end, work = batch.end, batch.work
+        if first != next_seq(end.status.seq) or last != next_seq(end.status.seq, count):
+            raise Failure("protocol", detail=f"sequence numbers {first}-{last} after {end.status.seq}")
+        batch.receiving.finish(work, luwid, last, batch.last_technique)
+        self._count(end)
+        end.save(batch.tx)
+        work.close_all()
+        batch.closed = True
+        batch.stack.close()  # the commit
+        protocol_point()
         self.link.send_control("CONFIRM", luwid=luwid, seq=last)
         protocol_point()
 
@@ -575,6 +707,30 @@ def count_link(end: End, now: tuple[int, int], counted: tuple[int, int]) -> tupl
     status.total.frames += status.batch.frames
     status.total.socket += status.batch.socket
     return now
+
+
+@dataclass
+class _Open:
+    """A batch being received: its transaction (committed when the stack closes
+    normally, rolled back by `abandon`), the channel end and what was put."""
+
+    stack: ExitStack
+    tx: Transaction
+    end: End
+    work: Work
+    receiving: Receiving
+    last_technique: str
+    count: int = 0
+    failed: BatchFailed | None = None  # the batch cannot complete: its end is answered with ERROR
+    closed: bool = False
+
+    def abandon(self) -> None:
+        """Rolls the batch back (it failed, or the connection ended before its end came)."""
+        if self.closed:
+            return
+        self.closed = True
+        self.work.rolled_back()
+        self.stack.__exit__(Failure, Failure("abandoned"), None)
 
 
 def refused_detail(cause: str, fields: dict[str, Any]) -> str:
