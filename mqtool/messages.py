@@ -705,6 +705,12 @@ CATALOGUE: dict[str, Entry] = {
         "START LISTENER of an address that overlaps one this or another system of the store listens on.",
     ),
     "MQSC0366E": Entry("NO LISTENER STARTED FOR {address}", "STOP LISTENER named no listener of the queue manager."),
+    # channel security (issue 17): TLS on z/TPF MQ channels (mqtool's ids, inferred)
+    "MQSC0380E": Entry(
+        "CHL-{name} STOPPED - TLS FAILURE - {reason}",
+        "Console: a TLS channel stopped: a cipher that does not match, a certificate not trusted or expired, "
+        "none where one is required, an SSLPEER that does not match; the reason says which.",
+    ),
     # ... and the answers to channel commands
     "MQSC0330I": Entry(
         "START CHL-{name} ACCEPTED", "START CHL: a sender binds to its partner at the next tick of the engine."
@@ -1129,6 +1135,107 @@ CATALOGUE: dict[str, Entry] = {
     "CSQX558E": Entry(
         "Remote channel {name} not available",
         "Console: the partner's receiver channel is stopped; the sender retries. Wording inferred.",
+    ),
+    # channel security (issue 17, mqtool/engine/security): TLS failures stop a channel with
+    # IBM's CSQX6xx message at each end (tls.classify); blocked channels CSQX776E, CSQX777E,
+    # CSQX782E (texts inferred from IBM MQ for Multiplatforms' AMQ9776, AMQ9777, AMQ9782);
+    # connection authentication and RUNCHECK mqtool's own ids. mqtool-zos(7), CHANNEL SECURITY.
+    "CSQX630E": Entry(
+        "Channel {name} requires SSL, connection {conname}",
+        "Console: a TLS channel cannot start here: QMGR SSLTASKS is 0, SSLKEYR is blank, or the key ring is "
+        "missing or damaged.",
+    ),
+    "CSQX631E": Entry(
+        "Cipher specifications differ, channel {name}, local={local}, remote={remote}, connection {conname}",
+        "Console: the CipherSpecs of the two ends have nothing in common, or the one negotiated does not satisfy "
+        "this end's SSLCIPH; the channel stops (the partner reports CSQX641E).",
+    ),
+    "CSQX633E": Entry(
+        "SSL certificate for remote channel {name} failed local check, connection {conname}",
+        "Console: the partner's certificate is not trusted by this key ring, has expired or is not valid yet; the "
+        "channel stops (the partner reports CSQX634E).",
+    ),
+    "CSQX634E": Entry(
+        "SSL certificate failed remote check, channel {name}, connection {conname}",
+        "Console: the partner refused this end's certificate (not trusted there, expired); the channel stops.",
+    ),
+    "CSQX635E": Entry(
+        "Invalid cipher specification {cipherspec} for channel {name}, connection {conname}",
+        "Console: SSLCIPH names a deprecated CipherSpec, one SSLFIPS(YES) excludes, or one this platform's "
+        "OpenSSL cannot honour; the channel does not start.",
+    ),
+    "CSQX636E": Entry(
+        "Distinguished name does not match peer name, channel {name}, name='{dn}', connection {conname}",
+        "Console: the partner certificate's distinguished name does not match SSLPEER; the channel stops (the "
+        "partner reports CSQX643E).",
+    ),
+    "CSQX637E": Entry(
+        "No SSL certificate for remote channel {name}, connection {conname}",
+        "Console: SSLCAUTH(REQUIRED) and the initiating end sent no certificate (it reports CSQX642E).",
+    ),
+    "CSQX638E": Entry(
+        "SSL communications error for channel {name}, connection {conname}",
+        "Console: the TLS connection failed otherwise: a handshake that did not complete in time, a reset, "
+        "records that cannot be read.",
+    ),
+    "CSQX639E": Entry(
+        "No cipher spec for remote channel {name}, connection {conname}",
+        "Console: this end has an SSLCIPH and the partner connected without TLS (the partner reports CSQX641E).",
+    ),
+    "CSQX640E": Entry(
+        "Invalid peer name, channel {name}, attribute {attribute}",
+        "Console: the channel's SSLPEER is not a valid peer name (z/OS checks it when the channel starts).",
+    ),
+    "CSQX641E": Entry(
+        "Cipher specification error for remote channel {name}, connection {conname}",
+        "Console: the partner found the CipherSpecs differ, or has a CipherSpec and this end none.",
+    ),
+    "CSQX642E": Entry(
+        "No SSL certificate for channel {name}, connection {conname}",
+        "Console: the partner requires a certificate (SSLCAUTH(REQUIRED)) and the key ring has none to send.",
+    ),
+    "CSQX643E": Entry(
+        "Peer name error for remote channel {name}, connection {conname}",
+        "Console: the partner's SSLPEER does not match this end's certificate.",
+    ),
+    "CSQX644E": Entry(
+        "Cannot determine peer name for remote channel {name}, connection {conname}",
+        "Console: SSLPEER is set and the partner sent no certificate (SSLCAUTH(OPTIONAL)).",
+    ),
+    "CSQX645E": Entry(
+        "Certificate {label} missing for channel {name}",
+        "Console: the key ring has no personal certificate of the label the channel uses (its CERTLABL, QMGR "
+        "CERTLABL, or ibmWebSphereMQ<qmgr>).",
+    ),
+    "CSQX776E": Entry(
+        "Channel {name} from {conname} was blocked by user ID {user}",
+        "Console: the user id the channel would run as is in the USERLIST of a BLOCKUSER record (*MQADMIN: a "
+        "privileged one); the connection is refused.",
+    ),
+    "CSQX777E": Entry(
+        "Channel {name} from {conname} was blocked by {record}",
+        "Console: the channel authentication record that matches the channel has USERSRC(NOACCESS).",
+    ),
+    "CSQX782E": Entry(
+        "Connection from {conname} was blocked by {record}",
+        "Console: the listener refused an address in the ADDRLIST of the BLOCKADDR record, before reading a channel "
+        "name.",
+    ),
+    "CSQX787I": Entry(
+        "Channel {name} from {conname} would have been blocked by {record}, WARN(YES)",
+        "Console: a record with WARN(YES) would have refused the channel; it runs (mqtool's choice of id).",
+    ),
+    "MQT0410E": Entry(
+        "User ID {user} of channel {name} from {conname} failed authentication: {reason}, MQRC=2035",
+        "Console: CONNAUTH refused a connection's user id and password (answered after FAILDLAY seconds).",
+    ),
+    "MQT0411I": Entry(
+        "Channel {name} from {conname} runs as {user}",
+        "Console: the user id an inbound channel runs as after CHLAUTH mapping and CONNAUTH.",
+    ),
+    "MQT0412I": Entry(
+        "No channel authentication record matches: channel {channel} would run as MCAUSER({user})",
+        "DISPLAY CHLAUTH MATCH(RUNCHECK) found no record for the channel: it would run, as this user id.",
     ),
     "CSQY001I": Entry(
         "QUEUE MANAGER STARTING, USING PARAMETER MODULE {zparm}", "START QMGR: the queue manager is starting."

@@ -30,6 +30,8 @@ NAME_CHARS = {
     "ssid": re.compile(r"^[A-Za-z][A-Za-z0-9]*$"),
     # a z/OS trace type (STAT, G, ...) or * for all
     "trace": re.compile(r"^([A-Za-z]+|\*)$"),
+    # a CHLAUTH profile: a channel name with * anywhere (issue 17)
+    "chlauth": re.compile(r"^[A-Za-z0-9./_%*]+$"),
 }
 
 
@@ -68,6 +70,8 @@ class KeywordSpec:
         if self.type == "int":
             span = f"{self.min}-{self.max}"
             return " or ".join([*self.words, span]) if self.words else span
+        if self.type == "list" and not self.values:
+            return f"up to {self.max_items} values of up to {self.max} characters"
         if self.type in ("enum", "list"):
             return ", ".join(self.values)
         if self.type in ("name", "text", "conname"):
@@ -346,9 +350,8 @@ def check_name(rule: NameRule, name: str, generic_ok: bool) -> str | None:
     if len(name) > rule.max:
         return f"longer than {rule.max} characters"
     if body and not NAME_CHARS[rule.chars].match(body):
-        return "contains characters other than " + (
-            "A-Z a-z 0-9 . / _ %" if rule.chars == "mq" else "letters and digits"
-        )
+        allowed = {"mq": "A-Z a-z 0-9 . / _ %", "chlauth": "A-Z a-z 0-9 . / _ % *"}
+        return "contains characters other than " + allowed.get(rule.chars, "letters and digits")
     if name.upper() in rule.reserved:
         return f"{name} is reserved"
     return None
@@ -369,6 +372,16 @@ def convert(spec: KeywordSpec, raw: str | list[str] | None) -> tuple[Any, Valida
     if spec.type == "filter":
         # The words as typed (unquoted ones upper-cased); the DISPLAY handler reads them.
         return list(items), None
+    if spec.type == "list" and not spec.values:
+        # A list of free values (CHLAUTH USERLIST, ADDRLIST): kept as typed, each at
+        # most `max` characters, at most `max_items` of them.
+        listed = [item.strip() for item in items if item.strip()]
+        for item in listed:
+            if spec.max is not None and len(item) > spec.max:
+                return None, ValidationError("bad_value", spec.name, item, f"values of up to {spec.max} characters")
+        if spec.max_items is not None and len(listed) > spec.max_items:
+            return None, ValidationError("bad_value", spec.name, ",".join(items), f"at most {spec.max_items} values")
+        return listed, None
     if spec.type == "list":
         out: list[str] = []
         for item in items:

@@ -89,7 +89,7 @@ def _migrations() -> list[tuple[int, str]]:
     return sorted(found)
 
 
-SCHEMA_VERSION = 7  # the highest migration number; checked by a test against migrations/
+SCHEMA_VERSION = 8  # the highest migration number; checked by a test against migrations/
 
 
 def _dumps(value: dict[str, Any]) -> str:

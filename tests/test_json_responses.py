@@ -171,6 +171,16 @@ def test_ztpf_displays_have_their_own_parameter_names(mq: MQ) -> None:
         "compmsg": ["NONE"],
         "maxmsgl": 4194304,
         "descr": "",
+        "hbint": 300,
+        "discint": 6000,
+        "shortrty": 10,
+        "shorttmr": 60,
+        "longrty": 999999999,
+        "longtmr": 1200,
+        "sslciph": "",
+        "sslcauth": "REQUIRED",
+        "sslpeer": "",
+        "certlabl": "",
         "status": "INACTIVE",
     }
     assert qmgr["commandResponse"][0]["parameters"]["qmgr"] == "TPFQM"

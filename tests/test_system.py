@@ -325,7 +325,7 @@ ERRORS: list[tuple[tuple[str, ...], str]] = [
     (("alter", "CSQ1", "--processor", "A"), "--processor: applies to z/TPF systems only"),
     (("alter", "CSQ1", "--log", "MAXRTU=100"), "--log: MAXRTU=100 is not valid: 1-99"),
     (("remove", "NOPE"), "no system named NOPE"),
-    (("remove", "CSQ1"), "system remove CSQ1 would delete it with 19 objects and 0 messages: give --yes to confirm"),
+    (("remove", "CSQ1"), "system remove CSQ1 would delete it with 23 objects and 0 messages: give --yes to confirm"),
     (("list", "--format", "xml"), "'xml' is not one of 'table', 'json', 'csv'"),
 ]
 
@@ -378,9 +378,9 @@ def test_remove_asks_on_a_terminal(
     monkeypatch.setattr("sys.stdin", io.StringIO(answer))
     result, out, err = tool(mq, capsys, "system", "remove", "CSQ1")
     assert result == code
-    assert err.startswith("Remove system CSQ1 with 19 objects and 0 messages? [y/N]: ")
+    assert err.startswith("Remove system CSQ1 with 23 objects and 0 messages? [y/N]: ")
     if removed:
-        assert out == "Removed system CSQ1 with 19 objects and 0 messages.\n"
+        assert out == "Removed system CSQ1 with 23 objects and 0 messages.\n"
     else:
         # (A terminal echoes the answer and its newline; this input is not echoed.)
         assert out == "" and err.endswith("[y/N]: mqtool: system CSQ1 not removed\n")

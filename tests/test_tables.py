@@ -87,7 +87,9 @@ def test_keywords_are_well_formed(table: tables.Table) -> None:
                 assert words.setdefault(word, spec.name) == spec.name, f"{where}: {word} is ambiguous"
             for verb in spec.verbs:
                 assert verb in table.verbs, f"{where}: unknown verb {verb}"
-            if spec.type in ("enum", "list"):
+            if spec.type == "list" and not spec.values:  # free values (CHLAUTH USERLIST): bounded
+                assert spec.max is not None and spec.max_items is not None, f"{where}: unbounded list"
+            elif spec.type in ("enum", "list"):
                 assert spec.values, f"{where}: no values"
                 for alias, value in spec.value_abbrev.items():
                     assert value in spec.values, f"{where}: {alias} -> {value} is not a value"

@@ -74,12 +74,14 @@ def test_curdepth_greater_than_zero_shows_the_queue_with_its_depth(zos: MQ) -> N
         ("DIS Q(*) WHERE(XMITQ LK TO.*)", ["QUEUE(PAY.REMOTE)"]),
         ("DIS Q(*) TYPE(QLOCAL) WHERE(CURDEPTH GT 0)", ["QUEUE(PAY.IN)"]),
         ("DIS CHL(*) WHERE(COMPMSG CT RLE)", ["CHANNEL(TO.TPF1)"]),
-        ("DIS CHL(*) WHERE(COMPMSG CT NONE)", ["CHANNEL(SYSTEM.DEF.RECEIVER)", "CHANNEL(SYSTEM.DEF.SENDER)",
+        ("DIS CHL(*) WHERE(COMPMSG CT NONE)", ["CHANNEL(SYSTEM.DEF.RECEIVER)", "CHANNEL(SYSTEM.DEF.REQUESTER)",
+                                             "CHANNEL(SYSTEM.DEF.SENDER)", "CHANNEL(SYSTEM.DEF.SERVER)",
                                              "CHANNEL(SYSTEM.DEF.SVRCONN)"]),
         ("DIS CHL(*) WHERE(COMPMSG EX NONE)", ["CHANNEL(FROM.TPF1)", "CHANNEL(TO.TPF1)"]),
         ("DIS CHL(*) WHERE(COMPMSG CTG ZLIB*)", ["CHANNEL(TO.TPF1)"]),
         ("DIS CHL(*) WHERE(COMPMSG EXG ZLIB*)", ["CHANNEL(FROM.TPF1)", "CHANNEL(SYSTEM.DEF.RECEIVER)",
-                                               "CHANNEL(SYSTEM.DEF.SENDER)", "CHANNEL(SYSTEM.DEF.SVRCONN)"]),
+                                               "CHANNEL(SYSTEM.DEF.REQUESTER)", "CHANNEL(SYSTEM.DEF.SENDER)",
+                                               "CHANNEL(SYSTEM.DEF.SERVER)", "CHANNEL(SYSTEM.DEF.SVRCONN)"]),
         ("DIS CHL(*) WHERE(CHLTYPE EQ RCVR)", ["CHANNEL(FROM.TPF1)", "CHANNEL(SYSTEM.DEF.RECEIVER)"]),
         ("DIS QS(*) WHERE(CURDEPTH GT 0)", ["QSTATUS(PAY.IN)"]),
         ("DIS QL(*) WHERE(CAPEXPRY EQ NOLIMIT)", ["QUEUE(PAY.IN)", "QUEUE(PAY.OUT)", "QUEUE(SYSTEM.DEAD.QUEUE)",
@@ -192,7 +194,9 @@ def test_the_keyword_table_has_where_for_completion_and_help(zos: MQ) -> None:
 
     table = tables.load("zos")
     having = [name for name, obj in table.objects.items() if "WHERE" in obj.keywords]
-    assert having == ["QLOCAL", "QMODEL", "QALIAS", "QREMOTE", "QUEUE", "STGCLASS", "CHANNEL", "CHSTATUS", "QSTATUS"]
+    assert having == [
+        "QLOCAL", "QMODEL", "QALIAS", "QREMOTE", "QUEUE", "STGCLASS", "CHANNEL", "CHSTATUS", "QSTATUS", "AUTHINFO",
+    ]  # fmt: skip
     spec = table.objects["QLOCAL"].keywords["WHERE"]
     assert spec.verbs == ("DISPLAY",) and not spec.display
     assert spec.describe_values() == "attribute operator value, operators LT GT EQ NE LE GE LK NL CT EX CTG EXG"

@@ -1,5 +1,5 @@
-"""ALTER: changes attributes of the queue manager, a queue, storage class, page set or
-channel; attributes not given keep their values."""
+"""ALTER: changes attributes of the queue manager, a queue, storage class, page set,
+channel or authentication information object; attributes not given keep their values."""
 
 from __future__ import annotations
 
@@ -13,13 +13,15 @@ from . import (
     find_named,
     manager,
     not_found,
+    object_spec,
     pagesets,
     refuse,
     reply,
     schedule_expiry,
+    security,
     syntax,
 )
-from .builtin import settable, table_defaults
+from .builtin import TYPE_KEYWORDS, settable, table_defaults
 from .rules import check
 
 
@@ -32,6 +34,9 @@ def handle(ctx: Any, req: Any) -> Response:
     given = {key: value for key, value in req.params.items() if key in settable(obj)}
     if obj == "QMGR":
         record = manager(tx, system, ctx.now)
+        problem = check(ctx, req, obj, record.name, table_defaults("QMGR") | record.attrs | given, record)
+        if problem is not None:
+            return problem
         record.attrs = table_defaults("QMGR") | record.attrs | given
         record.altered = ctx.now
         tx.put_object(record)
@@ -44,13 +49,17 @@ def handle(ctx: Any, req: Any) -> Response:
         return not_found(req, obj, name)
     if found.type != obj:
         return refuse(req, "CSQM110I", RC_WRONG_TYPE, objtype=obj, name=name, actual=found.type)
-    if obj == "CHANNEL":
-        # MQSC names the channel type on ALTER too, and it must be the channel's own.
-        chltype = req.get("CHLTYPE")
-        if chltype is None:
-            return syntax(req, "CSQ9031E", keyword="ALTER CHANNEL", what="CHLTYPE(SDR, SVR, RCVR, RQSTR, SVRCONN)")
-        if chltype != found.attrs.get("CHLTYPE"):
-            actual = f"CHLTYPE({found.attrs.get('CHLTYPE')})"
+    kind = TYPE_KEYWORDS.get(obj)
+    if kind is not None:
+        # MQSC names the channel type (AUTHINFO type) on ALTER too, and it must be the object's own.
+        given_kind = req.get(kind)
+        if given_kind is None:
+            values = ", ".join(object_spec(obj).keywords[kind].values)
+            return syntax(req, "CSQ9031E", keyword=f"ALTER {obj}", what=f"{kind}({values})")
+        if obj == "AUTHINFO" and (unavailable := security.authtype(req)) is not None:
+            return unavailable
+        if given_kind != found.attrs.get(kind):
+            actual = f"{kind}({found.attrs.get(kind)})"
             return refuse(req, "CSQM110I", RC_WRONG_TYPE, objtype=obj, name=name, actual=actual)
     attrs = table_defaults(obj) | found.attrs | given
     problem = check(ctx, req, obj, name, attrs, found)

@@ -1,6 +1,7 @@
 """The objects a new z/OS queue manager has before any command: its page sets, storage
-classes, the system default objects that DEFINE takes its defaults from, and the
-dead-letter queue. Export compares against this list to write only what changed."""
+classes, the system default objects that DEFINE takes its defaults from, the
+dead-letter queue, and the back-stop channel authentication records. Export compares
+against this list to write only what changed."""
 
 from __future__ import annotations
 
@@ -37,6 +38,8 @@ BUILTINS: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("CHANNEL", "SYSTEM.DEF.SVRCONN", {"CHLTYPE": "SVRCONN"}),
     ("CHANNEL", "SYSTEM.DEF.SERVER", {"CHLTYPE": "SVR"}),
     ("CHANNEL", "SYSTEM.DEF.REQUESTER", {"CHLTYPE": "RQSTR"}),
+    # Channel security (issue 17): the default object of DEFINE AUTHINFO.
+    ("AUTHINFO", "SYSTEM.DEFAULT.AUTHINFO.IDPWOS", {"AUTHTYPE": "IDPWOS"}),
 )
 
 # The object DEFINE takes unspecified attributes from (LIKE overrides it).
@@ -51,7 +54,10 @@ DEFAULT_OBJECTS: dict[str, str] = {
     "SVRCONN": "SYSTEM.DEF.SVRCONN",
     "SVR": "SYSTEM.DEF.SERVER",
     "RQSTR": "SYSTEM.DEF.REQUESTER",
+    "AUTHINFO": "SYSTEM.DEFAULT.AUTHINFO.IDPWOS",
 }
+# The keyword that says an object's kind, given on DEFINE and ALTER and fixed at DEFINE.
+TYPE_KEYWORDS = {"CHANNEL": "CHLTYPE", "AUTHINFO": "AUTHTYPE"}
 
 SETTABLE_VERBS = ("DEFINE", "ALTER")
 
@@ -97,3 +103,6 @@ def define_builtins(tx: Transaction, system: SystemRecord, now: float) -> None:
         if tx.get_object(system.name, type_, name) is None:
             values = table_defaults(type_) | attrs
             tx.put_object(ObjectRecord(system.name, type_, name, values, {}, now, now))
+    from .chlauth import add_backstop
+
+    add_backstop(tx, system, now)  # IBM's default channel authentication records

@@ -1,6 +1,7 @@
-"""DEFINE: creates a queue, storage class, page set or channel. Attributes not given come
-from LIKE(name), else from the system default object of the type (SYSTEM.DEFAULT.LOCAL.QUEUE
-...); REPLACE replaces an existing definition of the same type."""
+"""DEFINE: creates a queue, storage class, page set, channel or authentication
+information object. Attributes not given come from LIKE(name), else from the system
+default object of the type (SYSTEM.DEFAULT.LOCAL.QUEUE ...); REPLACE replaces an
+existing definition of the same type."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from typing import Any
 from mqtool.response import Response
 from mqtool.state import ObjectRecord
 
-from . import RC_EXISTS, RC_WRONG_TYPE, active_only, find_named, not_found, pagesets, refuse, reply
-from .builtin import DEFAULT_OBJECTS, settable, table_defaults
+from . import RC_EXISTS, RC_WRONG_TYPE, active_only, find_named, not_found, pagesets, refuse, reply, security
+from .builtin import DEFAULT_OBJECTS, TYPE_KEYWORDS, settable, table_defaults
 from .rules import check
 
 
@@ -19,6 +20,8 @@ def handle(ctx: Any, req: Any) -> Response:
     obj = req.object.name
     if obj == "PSID":
         return pagesets.define(ctx, req)
+    if obj == "AUTHINFO" and (unavailable := security.authtype(req)) is not None:
+        return unavailable
     name, tx, system = req.name, ctx.tx, ctx.system
     existing = find_named(tx, system, obj, name)
     if existing is not None and existing.type != obj:
@@ -26,8 +29,9 @@ def handle(ctx: Any, req: Any) -> Response:
     if existing is not None and not req.get("REPLACE"):
         return refuse(req, "CSQM095I", RC_EXISTS, objtype=obj, name=name)
     chltype = req.get("CHLTYPE")
-    if existing is not None and obj == "CHANNEL" and existing.attrs.get("CHLTYPE") != chltype:
-        actual = f"CHLTYPE({existing.attrs.get('CHLTYPE')})"
+    kind = TYPE_KEYWORDS.get(obj)  # CHANNEL CHLTYPE, AUTHINFO AUTHTYPE: fixed at DEFINE
+    if existing is not None and kind is not None and existing.attrs.get(kind) != req.get(kind):
+        actual = f"{kind}({existing.attrs.get(kind)})"
         return refuse(req, "CSQM110I", RC_WRONG_TYPE, objtype=obj, name=name, actual=actual)
     base = table_defaults(obj)
     like = req.get("LIKE")
@@ -42,8 +46,8 @@ def handle(ctx: Any, req: Any) -> Response:
             base |= default.attrs
     given = {key: value for key, value in req.params.items() if key in settable(obj)}
     attrs = base | given
-    if obj == "CHANNEL":
-        attrs["CHLTYPE"] = chltype
+    if kind is not None:
+        attrs[kind] = req.get(kind)
     problem = check(ctx, req, obj, name, attrs, existing)
     if problem is not None:
         return problem

@@ -1,6 +1,7 @@
-"""DELETE: removes a queue, storage class, page set or channel. A local queue holding
-messages needs PURGE; a storage class that queues name, or a page set that a storage
-class names, stays; so does a channel that is running."""
+"""DELETE: removes a queue, storage class, page set, channel or authentication
+information object. A local queue holding messages needs PURGE; a storage class that
+queues name, or a page set that a storage class names, stays; so does a channel that is
+running, and the AUTHINFO that QMGR CONNAUTH names."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from . import (
     RC_WRONG_TYPE,
     active_only,
     find_named,
+    manager,
     not_found,
     pagesets,
     queue_depth,
@@ -54,5 +56,9 @@ def handle(ctx: Any, req: Any) -> Response:
         from mqtool.engine.channels.mca import deleted
 
         deleted(tx, system, record)
+    elif obj == "AUTHINFO":
+        connauth = str(manager(tx, system, ctx.now).attrs.get("CONNAUTH") or "")
+        if connauth == name:
+            return refuse(req, "CSQM101I", RC_IN_USE, objtype=obj, name=name, detail="QMGR CONNAUTH NAMES IT")
     tx.delete_object(system.name, obj, name)
     return reply(req)

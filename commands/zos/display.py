@@ -22,6 +22,7 @@ from mqtool.state import messages as runs
 from . import (
     QUEUE_TYPES,
     active_only,
+    chlauth,
     date_time,
     logs,
     manager,
@@ -71,6 +72,9 @@ def handle(ctx: Any, req: Any) -> Response:
         from .chinit import display_chinit
 
         return display_chinit(ctx, req)
+    if obj == "CHLAUTH":
+        manager(ctx.tx, ctx.system, ctx.now)
+        return chlauth.display(ctx, req)
     if obj == "CHSTATUS" and not chinit_active(ctx.system, manager(ctx.tx, ctx.system, ctx.now)):
         # IBM: DISPLAY CHSTATUS needs the channel initiator.
         result = reply(req, FAILED)
@@ -221,8 +225,12 @@ def _channel_status(ctx: Any, record: ObjectRecord) -> dict[str, Any]:
         "SUBSTATE": status.get("substate", ""),
         "STOPREQ": status.get("stopreq", "NO"),
     }
-    for key in ("MSGS", "BYTSSENT", "BYTSRCVD", "BATCHES", "CURSHCNV", "MAXSHCNV"):
+    for key in ("MSGS", "BYTSSENT", "BYTSRCVD", "BATCHES", "CURSHCNV", "MAXSHCNV", "SSLRKEYS"):
         values[key] = min(STATUS_CAP, int(status.get(key.lower(), 0)))
+    # Channel security (issue 17): what the TCP transport keeps (security.tls.chstatus_fields).
+    for key in ("SSLCIPH", "SSLPEER", "SSLCERTI", "SSLCERTU", "SSLKEYDA", "SSLKEYTI"):
+        values[key] = str(status.get(key.lower(), ""))
+    values["MCAUSER"] = str(status.get("mcauser", record.attrs.get("MCAUSER", "")))
     for key in ("COMPHDR", "COMPMSG", "COMPRATE", "COMPTIME"):
         pair = status.get(key.lower())
         values[key] = ",".join(str(v) for v in pair) if isinstance(pair, (list, tuple)) else (pair or "")
@@ -232,7 +240,8 @@ def _channel_status(ctx: Any, record: ObjectRecord) -> dict[str, Any]:
     indoubt = channel.indoubt
     started = date_time(ctx.system, channel.started) if channel.started else ("", "")
     last = date_time(ctx.system, channel.last_message) if channel.last_message else ("", "")
-    short, long_ = retries_left(End.of(ctx.system, record)) if record.attrs.get("CHLTYPE") in ("SDR", "SVR") else (0, 0)
+    sending = record.attrs.get("CHLTYPE") in ("SDR", "SVR")
+    short, long_ = retries_left(End.of(ctx.system, record)) if sending else (0, 0)
     values |= {
         "RQMNAME": channel.rqmname,
         "CHSTADA": started[0],
@@ -243,9 +252,6 @@ def _channel_status(ctx: Any, record: ObjectRecord) -> dict[str, Any]:
         "SHORTRTS": short,
         "LONGRTS": long_,
     }
-    if "sslciph" in status:
-        values["SSLCIPH"] = status.get("sslciph", "")
-        values["SSLPEER"] = status.get("sslpeer", "")
     values |= {
         "INDOUBT": "NO" if indoubt is None else "YES",
         "CURLUWID": indoubt.luwid if indoubt is not None else channel.luwid,

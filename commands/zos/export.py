@@ -4,8 +4,10 @@ recreate them on a new queue manager: `commands(tx, system)`.
 Only what differs from a new queue manager is written: new objects in full (attributes
 that differ from the keyword table's defaults), built-in objects as ALTER of what
 changed, built-in objects that are gone as DELETE. The order replays without errors:
-page sets, storage classes, the queue manager, queues, channels, then the system
-default objects (which give later DEFINEs their defaults, so they change last), then
+page sets, storage classes, authentication information, the queue manager, queues,
+channels, then the system default objects (which give later DEFINEs their defaults, so
+they change last), channel authentication records (SET CHLAUTH ... ACTION(REPLACE) as
+dmpmqcfg writes them; ACTION(REMOVE) for a back-stop record that is gone), then
 deletions. SET LOG and SET ARCHIVE values are run-time and are not exported (a comment
 names any in effect).
 """
@@ -19,11 +21,13 @@ from mqtool.definitions import ExportLine
 from mqtool.state import ObjectRecord, SystemRecord, Transaction
 
 from . import QUEUE_TYPES, manager, object_spec
-from .builtin import BUILTINS, DEFAULT_OBJECTS, builtin_attrs, settable, table_defaults
+from .builtin import BUILTINS, DEFAULT_OBJECTS, TYPE_KEYWORDS, builtin_attrs, settable, table_defaults
 
 _PLAIN_NAME = re.compile(r"^[A-Z0-9./_%]+$")
 QUEUE_ORDER = ("QLOCAL", "QMODEL", "QALIAS", "QREMOTE")
 NEVER_WRITTEN = ("QSGDISP",)  # always QMGR here
+CHLAUTH_WORDS = ("USERSRC", "CHCKCLNT", "WARN")  # SET CHLAUTH keywords whose values are words
+CHLAUTH_DEFAULTS = {"CHCKCLNT": "ASQMGR", "WARN": "NO"}
 
 
 def quote(text: str) -> str:
@@ -59,7 +63,7 @@ def _changes(obj: str, attrs: dict[str, Any], base: dict[str, Any]) -> list[str]
     """KEYWORD(value) for each stored attribute that differs from `base`."""
     out = []
     for keyword in settable(obj):
-        if keyword in NEVER_WRITTEN or keyword == "CHLTYPE" or not _applies(obj, keyword, attrs):
+        if keyword in NEVER_WRITTEN or keyword in TYPE_KEYWORDS.values() or not _applies(obj, keyword, attrs):
             continue
         if keyword in attrs and attrs[keyword] != base.get(keyword):
             out.append(f"{keyword}({value_syntax(obj, keyword, attrs[keyword])})")
@@ -72,8 +76,9 @@ def command(cpf: str, verb: str, record: ObjectRecord, changes: list[str], repla
         head = f"{cpf} {verb} QMGR"
     else:
         head = f"{cpf} {verb} {record.type}({_name(record.type, record.name)})"
-    if record.type == "CHANNEL" and verb != "DELETE":
-        head += f" CHLTYPE({record.attrs.get('CHLTYPE')})"
+    kind = TYPE_KEYWORDS.get(record.type)
+    if kind is not None and verb != "DELETE":
+        head += f" {kind}({record.attrs.get(kind)})"
     return ExportLine(head, [*changes, *(["REPLACE"] if replace else [])], record.type, record.name)
 
 
@@ -90,7 +95,7 @@ def lines(tx: Transaction, system: SystemRecord, all_attributes: bool = False) -
     default_objects = set(DEFAULT_OBJECTS.values())
     present = {
         (r.type, r.name): r
-        for type_ in (*QUEUE_TYPES, "CHANNEL", "STGCLASS", "PSID")
+        for type_ in (*QUEUE_TYPES, "CHANNEL", "STGCLASS", "PSID", "AUTHINFO")
         for r in tx.objects(system.name, type_)
     }
     out: list[ExportLine] = []
@@ -122,20 +127,62 @@ def lines(tx: Transaction, system: SystemRecord, all_attributes: bool = False) -
 
     emit(of_type("PSID"))
     emit(of_type("STGCLASS"))
+    emit(of_type("AUTHINFO"))  # before QMGR CONNAUTH names one
     qmgr_changes = _changes("QMGR", qmgr.attrs, {} if all_attributes else table_defaults("QMGR"))
     if qmgr_changes:
         out.append(command(cpf, "ALTER", qmgr, qmgr_changes))
     # Deleted built-in queues and channels go first: their names may be in use again.
-    deleted((*QUEUE_ORDER, "CHANNEL"))
+    deleted((*QUEUE_ORDER, "CHANNEL", "AUTHINFO"))
     for type_ in QUEUE_ORDER:
         emit(of_type(type_))
     emit(of_type("CHANNEL"))
     out += late
+    out += _chlauth(tx, system, cpf, all_attributes)
     # A storage class goes once no queue (default objects included) names it, a page set
     # once no storage class does.
     deleted(("STGCLASS", "PSID"))
     out += [ExportLine(note) for note in _runtime_note(qmgr)]
     return out
+
+
+def _chlauth(tx: Transaction, system: SystemRecord, cpf: str, all_attributes: bool) -> list[ExportLine]:
+    """SET CHLAUTH ... ACTION(REPLACE) for each record a new queue manager would not have
+    as it is (all of them with `all_attributes`, as dmpmqcfg writes them), and ACTION(REMOVE)
+    for a back-stop record that is gone."""
+    from mqtool.engine.security import chlauth as rules
+
+    from .chlauth import records
+
+    have = records(tx, system)
+    backstop = rules.backstop()
+    out = []
+    for record in have:
+        if all_attributes or record not in backstop:
+            out.append(_set_chlauth(cpf, record, "REPLACE"))
+    keys = {record.key() for record in have}
+    for record in backstop:
+        if record.key() not in keys:
+            out.append(_set_chlauth(cpf, record, "REMOVE"))
+    return out
+
+
+def _set_chlauth(cpf: str, record: Any, action: str) -> ExportLine:
+    """One SET CHLAUTH command: REPLACE with what the record has, REMOVE with its identity."""
+    from .chlauth import ALLOWED, FIELDS, IDENTITY
+
+    kind = record.type
+    keywords = (
+        [*ALLOWED[kind], "DESCR", "CUSTOM"] if action == "REPLACE" else [k for k in ALLOWED[kind] if k in IDENTITY]
+    )
+    words = []
+    for keyword in keywords:
+        value = getattr(record, FIELDS[keyword])
+        if keyword in ("ADDRLIST", "USERLIST"):
+            words.append(f"{keyword}({','.join(quote(item) for item in value)})")
+        elif value and CHLAUTH_DEFAULTS.get(keyword) != value:
+            words.append(f"{keyword}({value if keyword in CHLAUTH_WORDS else quote(str(value))})")
+    head = f"{cpf} SET CHLAUTH({quote(record.profile)}) TYPE({kind})"
+    return ExportLine(head, [*words, f"ACTION({action})"], "CHLAUTH", record.profile)
 
 
 def _runtime_note(qmgr: ObjectRecord) -> list[str]:

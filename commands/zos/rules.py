@@ -1,6 +1,6 @@
 """Rules between attributes and between objects that the keyword table cannot say alone,
 checked at DEFINE and ALTER: streaming queue restrictions, storage classes, channel
-types and compression lists."""
+types and compression lists; the channel security attributes are security.py's."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 from mqtool.response import Response
 from mqtool.state import ObjectRecord
 
-from . import QUEUE_TYPES, find_queue, not_found, object_spec, queue_depth, rule, syntax
+from . import QUEUE_TYPES, find_queue, not_found, object_spec, queue_depth, rule, security, syntax
 
 # IBM: "Defining STREAMQ on any queue named SYSTEM.*" is not supported, except these.
 STREAMING_SYSTEM_SOURCES = frozenset(
@@ -56,7 +56,11 @@ def check(
         world[name] = (obj, attrs)
         return streaming(req, world, name)
     if obj == "CHANNEL":
-        return _channel(ctx, req, name, attrs)
+        return _channel(ctx, req, name, attrs) or security.channel(req, attrs)
+    if obj == "AUTHINFO":
+        return _only_for(req, "AUTHINFO", "AUTHTYPE", attrs)
+    if obj == "QMGR":
+        return security.qmgr(ctx, req, attrs)
     if obj == "STGCLASS" and before is not None and attrs.get("PSID") != before.attrs.get("PSID"):
         for queue in class_users(ctx, name):
             depth = queue_depth(ctx.tx, ctx.system, queue.name)
@@ -180,13 +184,22 @@ def _relation(
 # -- channels -------------------------------------------------------------------------------
 
 
+def _only_for(req: Any, obj: str, selector: str, attrs: dict[str, Any]) -> Response | None:
+    """A keyword given that does not apply to the object's CHLTYPE (AUTHTYPE)."""
+    kind = str(attrs.get(selector))
+    spec = object_spec(obj)
+    for keyword in req.order:
+        allowed = spec.keywords[keyword].only_for.get(selector)
+        if allowed and kind not in allowed:
+            return rule(req, keyword, req.params[keyword], f"NOT VALID FOR {selector}({kind})")
+    return None
+
+
 def _channel(ctx: Any, req: Any, name: str, attrs: dict[str, Any]) -> Response | None:
     chltype = str(attrs.get("CHLTYPE"))
-    spec = object_spec("CHANNEL")
-    for keyword in req.order:
-        allowed = spec.keywords[keyword].only_for.get("CHLTYPE")
-        if allowed and chltype not in allowed:
-            return rule(req, keyword, req.params[keyword], f"NOT VALID FOR CHLTYPE({chltype})")
+    problem = _only_for(req, "CHANNEL", "CHLTYPE", attrs)
+    if problem is not None:
+        return problem
     if req.verb.name == "DEFINE":
         for keyword in REQUIRED.get(chltype, ()):
             if not attrs.get(keyword):

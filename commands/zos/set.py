@@ -1,5 +1,5 @@
 """SET LOG, SET ARCHIVE and SET SYSTEM: change log, archive and system parameters until
-the next restart."""
+the next restart; SET CHLAUTH: channel authentication records (chlauth.py)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,14 @@ from typing import Any
 
 from mqtool.response import Response
 
-from . import active_only, logs, manager, sysparms
+from . import active_only, chlauth, logs, manager, sysparms
 
 
 @active_only
 def handle(ctx: Any, req: Any) -> Response:
     record = manager(ctx.tx, ctx.system, ctx.now)
+    if req.object.name == "CHLAUTH":
+        return chlauth.set_record(ctx, req)
     if req.object.name == "LOG":
         return logs.set_log(ctx, req, record)
     if req.object.name == "SYSTEM":

@@ -120,8 +120,23 @@ def _check_chl(tx: Transaction, system: SystemRecord, attrs: dict[str, Any], giv
             )
     if "ANY" in compmsg and chltype not in RECEIVING:
         return failure("MQSC0022E", SYNTAX, keyword="COMPMSG-ANY", detail=f"FOR CHLTYPE-{chltype} (RCVR, SVRCONN ONLY)")
+    problem = _check_tls(attrs, given, str(chltype))
+    if problem is not None:
+        return problem
     if chltype == "SDR":
         return _check_xmitq(tx, system, attrs)
+    return None
+
+
+def _check_tls(attrs: dict[str, Any], given: list[str], chltype: str) -> Response | None:
+    """SSLCIPH: one of the ciphers z/TPF names (or blank); SSLCAUTH: receiving channels only."""
+    from mqtool.engine.security.cipherspecs import ZTPF_CIPHERS
+
+    cipher = str(attrs.get("SSLCIPH") or "").strip()
+    if "SSLCIPH" in given and cipher and cipher.upper() not in ZTPF_CIPHERS:
+        return failure("MQSC0014E", SYNTAX, value=cipher, keyword="SSLCIPH", allowed=" ".join(ZTPF_CIPHERS))
+    if "SSLCAUTH" in given and chltype not in RECEIVING:
+        return failure("MQSC0022E", SYNTAX, keyword="SSLCAUTH", detail=f"FOR CHLTYPE-{chltype} (RCVR, SVRCONN ONLY)")
     return None
 
 

@@ -80,10 +80,10 @@ ZTPF = Dialect(
 ZOS = Dialect(
     platform="zos",
     table_name="zos",
-    order=("PSID", "STGCLASS", "QMGR", "QLOCAL", "QMODEL", "QREMOTE", "QALIAS", "CHANNEL"),
+    order=("PSID", "STGCLASS", "AUTHINFO", "QMGR", "QLOCAL", "QMODEL", "QREMOTE", "QALIAS", "CHANNEL"),
     queues=("QLOCAL", "QMODEL", "QALIAS", "QREMOTE"),
     references={
-        "QMGR": (("DEADQ", "QUEUE"), ("DEFXMITQ", "QUEUE")),
+        "QMGR": (("DEADQ", "QUEUE"), ("DEFXMITQ", "QUEUE"), ("CONNAUTH", "AUTHINFO")),
         "QLOCAL": (("STGCLASS", "STGCLASS"), ("STREAMQ", "QUEUE")),
         "QMODEL": (("STGCLASS", "STGCLASS"), ("STREAMQ", "QUEUE")),
         "QALIAS": (("TARGET", "QUEUE"),),
@@ -549,8 +549,8 @@ def _protected(system: _System) -> set[tuple[str, str]]:
 def _fixed(dialect: Dialect, type_: str) -> set[str]:
     """Attributes fixed at DEFINE: ALTER cannot change them."""
     fixed = {k.name for k in dialect.table.objects[type_].keywords.values() if not k.alterable}
-    if dialect.platform == "zos" and type_ == "CHANNEL":
-        fixed.add("CHLTYPE")  # ALTER CHANNEL names the channel's own type
+    if dialect.platform == "zos" and type_ in ("CHANNEL", "AUTHINFO"):
+        fixed.add("CHLTYPE" if type_ == "CHANNEL" else "AUTHTYPE")  # ALTER names the object's own type
     return fixed
 
 
@@ -576,7 +576,7 @@ def _define_attrs(system: _System, type_: str, full: dict[str, Any], objects: di
     bases = (base, base | now, base | wanted)
     out = {}
     for keyword, value in desired.items():
-        if keyword in ("CHLTYPE", "QSGDISP"):
+        if keyword in ("CHLTYPE", "AUTHTYPE", "QSGDISP"):
             continue
         if any(b.get(keyword) != value for b in bases):
             out[keyword] = value

@@ -44,7 +44,8 @@ def keyword_schema(spec: Any) -> dict[str, Any]:
     if spec.type == "enum":
         return out | {"enum": list(spec.values)}
     if spec.type == "list":
-        items: dict[str, Any] = {"type": "array", "items": {"enum": list(spec.values)}, "uniqueItems": True}
+        each: dict[str, Any] = {"enum": list(spec.values)} if spec.values else {"type": "string"}
+        items: dict[str, Any] = {"type": "array", "items": each, "uniqueItems": True}
         if spec.max_items is not None:
             items["maxItems"] = spec.max_items
         return out | items
@@ -213,7 +214,7 @@ def render() -> str:
 
 def main() -> None:
     """Writes the schema file beside this module (in the source tree)."""
-    path = Path(__file__).parent.parent / "schema" / SCHEMA_FILE  # mqtool/schema, where the package reads it
+    path = Path(__file__).parent.parent / "schema" / SCHEMA_FILE  # mqtool/schema/
     path.parent.mkdir(exist_ok=True)
     path.write_text(render(), encoding="utf-8")
     sys.stdout.write(f"written: {path}\n")

@@ -80,6 +80,8 @@ def object_types(platform: str, word: str) -> tuple[str, ...]:
     if spec is None:
         return ()
     if platform == "zos":
+        if spec.name == "CHLAUTH":
+            return ("CHLAUTH",)  # SET CHLAUTH lines (the command formats only)
         stored = tuple(table.raw["objects"][spec.name].get("store") or (spec.name,))
         return stored if spec.name == QUEUES or spec.name in definable else ()
     return (spec.name,) if spec.name in definable else ()

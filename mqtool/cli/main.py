@@ -36,6 +36,7 @@ SUBCOMMANDS: dict[str, str] = {
     "rest": "mqtool.cli.rest:rest",
     "estimate": "mqtool.cli.estimate:estimate",
     "smf": "mqtool.cli.smf:smf",
+    "keyring": "mqtool.cli.keyring:keyring",
 }
 # One-line help shown by `mqtool --help` without importing the subcommand.
 SHORT_HELP: dict[str, str] = {
@@ -54,6 +55,7 @@ SHORT_HELP: dict[str, str] = {
     "rest": "Configure the MQ REST API stand-in (mqweb) that mqtool serve runs; show it.",
     "estimate": "Capacity planning: what compression would save on your own payloads.",
     "smf": "Show z/OS statistics records (queue statistics, log manager) as text, CSV or JSON.",
+    "keyring": "Create key rings of PEM files for TLS channels; add certificates and trusted CAs; list them.",
 }
 
 

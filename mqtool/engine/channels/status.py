@@ -103,6 +103,9 @@ class ChannelStatus:
     transport: str = ""  # "" in the store, TCP over the network
     sslciph: str = ""  # the CipherSpec in use (TCP with TLS)
     sslpeer: str = ""  # the partner certificate's distinguished name
+    sslcerti: str = ""  # ... and its issuer's
+    sslcertu: str = ""  # the user id its certificate maps to
+    mcauser: str = ""  # the user id the channel runs under (CHLAUTH, MCAUSER)
     owner: dict[str, Any] | None = None  # TCP: the serving loop that runs this end
     requester: str = ""  # a server started by a requester of the store: the requester's system
     removal: list[int] = field(default_factory=list)  # confirmed rows still on the transmission queue (TCP)
@@ -148,6 +151,12 @@ class ChannelStatus:
         status["maxshcnv"] = 0
         status["sslciph"] = self.sslciph
         status["sslpeer"] = self.sslpeer
+        status["sslcerti"] = self.sslcerti
+        status["sslcertu"] = self.sslcertu
+        status["sslrkeys"] = 0  # no secret key resets (security/tls.py)
+        status["sslkeyda"] = status["sslkeyti"] = ""
+        if self.mcauser:
+            status["mcauser"] = self.mcauser
 
 
 def rate(before: int, after: int, nearest: bool = True) -> int:

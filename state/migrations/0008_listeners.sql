@@ -1,4 +1,4 @@
--- Schema version 7: the run-time status of the TCP listeners of the channel initiator
+-- Schema version 8: the run-time status of the TCP listeners of the channel initiator
 -- (mqtool/engine/channels/listeners.py). A system's listeners themselves are its
 -- `listener` setting (the addresses START LISTENER and `mqtool system alter --listener`
 -- give); this table holds what a serving loop found when it opened them: the loop that
