@@ -335,6 +335,12 @@ CATALOGUE: dict[str, Entry] = {
         "DISPLAY CHINIT: the listener is started (channels of the store reach the system through it), but only a "
         "serving loop opens its socket for other stores and machines.",
     ),
+    "MQT0533I": Entry(
+        "Listener for port {port}: {connections} connections, {channels} channels started, {refused} refused, "
+        "{blocked} blocked by CHLAUTH, {dropped} closed before a channel started",
+        "DISPLAY CHINIT, after a listener's CSQX846I (mqtool's line; z/OS has no listener status): what it counted "
+        "since START LISTENER.",
+    ),
     "MQT0540E": Entry(
         "Channel {name}: the partner at {conname} is not an mqtool channel listener ({detail}); an mqtool channel "
         "talks only to mqtool, never to an IBM MQ queue manager; retrying in {seconds}s",
@@ -363,10 +369,6 @@ CATALOGUE: dict[str, Entry] = {
     "MQT0545E": Entry(
         "Channel {name} stopped after {retries} retries; START CHANNEL tries again",
         "Console: the channel used up SHORTRTY and LONGRTY and is STOPPED.",
-    ),
-    "MQT0546E": Entry(
-        "Channel {name}: TLS with {conname} failed: {detail}; retrying in {seconds}s",
-        "Console: the TLS handshake or a TLS record failed for a reason IBM's CSQX63x messages do not name.",
     ),
     "MQT0547I": Entry(
         "Channel {name}: the sender on {qmgr} at {conname} calls this requester back",
@@ -663,7 +665,8 @@ CATALOGUE: dict[str, Entry] = {
     ),
     "MQSC0350E": Entry(
         "CHL-{name} RETRYING IN {seconds} SECONDS - TLS WITH {conname} FAILED - {detail}",
-        "Console: the TLS handshake or a TLS record failed.",
+        "Console: a TLS record of a running channel could not be read (a communications error: the channel "
+        "retries); failures of the handshake and its checks stop the channel with MQSC0380E.",
     ),
     "MQSC0352I": Entry(
         "CHL-{name} REQUESTER - SENDER ON {qmgr} AT {conname} CALLS BACK",
@@ -680,6 +683,11 @@ CATALOGUE: dict[str, Entry] = {
         "Socket Bytes       - {socket_last} ({socket})",
         "Follows MQSC0351I for a channel that ran over TCP: the bytes of its frames (message data as compressed, "
         "and control) and on the socket (after TLS): A (B) is the last batch (since the channel started).",
+    ),
+    "MQSC0354W": Entry(
+        "CHL-{name} RETRYING IN {seconds} SECONDS - BLOCKED BY {qmgr} AT {conname}",
+        "Console: the partner queue manager's channel authentication records refused the channel (a z/OS "
+        "partner says CSQX776E or CSQX777E); the sender retries.",
     ),
     "MQSC0360I": Entry(
         "LISTENER {address} STARTED ON PORT {port}", "Console: a serving loop opened the listener's socket."
@@ -1134,7 +1142,8 @@ CATALOGUE: dict[str, Entry] = {
     ),
     "CSQX558E": Entry(
         "Remote channel {name} not available",
-        "Console: the partner's receiver channel is stopped; the sender retries. Wording inferred.",
+        "Console: the partner's receiver channel is stopped, or (over TCP) the partner's channel authentication "
+        "records blocked it; the sender retries. Wording inferred.",
     ),
     # channel security (issue 17, mqtool/engine/security): TLS failures stop a channel with
     # IBM's CSQX6xx message at each end (tls.classify); blocked channels CSQX776E, CSQX777E,
@@ -1176,7 +1185,7 @@ CATALOGUE: dict[str, Entry] = {
     "CSQX638E": Entry(
         "SSL communications error for channel {name}, connection {conname}",
         "Console: the TLS connection failed otherwise: a handshake that did not complete in time, a reset, "
-        "records that cannot be read.",
+        "records that cannot be read. During the handshake the channel stops; a running channel retries.",
     ),
     "CSQX639E": Entry(
         "No cipher spec for remote channel {name}, connection {conname}",

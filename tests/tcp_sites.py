@@ -8,7 +8,8 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from mqtool.clock import Clock
@@ -29,6 +30,7 @@ class Site:
 
     def __init__(self, folder: Path, system: str = "CSQ1") -> None:
         self.folder = folder
+        self.system = system
         self.clock = Clock()
         self.store = Store.open(folder)
         ensure_complex(self.store, self.clock.timestamp())
@@ -44,6 +46,30 @@ class Site:
                 assert outcome.status == "ok", outcome.lines
             out.extend(outcome.lines)
         return out
+
+    def listen(self, *lines: str) -> int:
+        """Runs the commands, then starts the site's listener on a port the system
+        chooses (START LISTENER PORT(0); z/TPF: ZMQSC START LISTENER PORT-0); returns
+        the port once the loop listens there."""
+        self.cmd(*lines)
+        with self.store.transaction(write=False) as tx:
+            record = tx.get_system(self.system)
+            assert record is not None
+            ztpf = record.platform != "zos"
+        self.cmd("ZMQSC START LISTENER PORT-0" if ztpf else "START LISTENER PORT(0)")
+        assert settle([self], lambda: self.port(self.system) > 0)
+        return self.port(self.system)
+
+    def sender(self, channel: str, port: int, rqmname: str, *options: str) -> None:
+        """A z/OS sender `channel` to 127.0.0.1(port) with its transmission queue TO.<rqmname>
+        and a remote queue ORDERS for ORDERS.IN there (SHORTTMR(1) and `options` more)."""
+        xmitq = f"TO.{rqmname}"
+        self.cmd(
+            f"DEFINE QLOCAL({xmitq}) USAGE(XMITQ)",
+            f"DEFINE QREMOTE(ORDERS) RNAME(ORDERS.IN) RQMNAME({rqmname}) XMITQ({xmitq})",
+            f"DEFINE CHANNEL({channel}) CHLTYPE(SDR) CONNAME('127.0.0.1({port})') XMITQ({xmitq}) SHORTTMR(1) "
+            + " ".join(options),
+        )
 
     def step(self) -> None:
         self.session.tick()
@@ -87,6 +113,18 @@ class Site:
     def close(self) -> None:
         self.service.stop()
         self.store.close()
+
+
+@contextmanager
+def pair(folder: Path, a_system: str, b_system: str) -> Iterator[tuple[Site, Site]]:
+    """Two sites, folder/a with system `a_system` and folder/b with `b_system`, closed
+    after use."""
+    a, b = Site(folder / "a", a_system), Site(folder / "b", b_system)
+    try:
+        yield a, b
+    finally:
+        a.close()
+        b.close()
 
 
 def settle(sites: Iterable[Site], condition: Callable[[], bool], patience: float = PATIENCE) -> bool:

@@ -9,18 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.tcp_sites import Site, settle
+from tests.tcp_sites import Site, pair, settle
 
 
 @pytest.fixture
 def sites(tmp_path: Path) -> Iterator[tuple[Site, Site]]:
     """Store A (the z/TPF TPF1 sends) and store B (the z/OS CSQ1 receives, its listener
     on a port the system chose)."""
-    a, b = Site(tmp_path / "a", "TPF1"), Site(tmp_path / "b", "CSQ1")
-    try:
-        b.cmd("START LISTENER PORT(0)", "DEFINE QLOCAL(ORDERS.IN)",
-              "DEFINE CHANNEL(TPF1.TO.CSQ1) CHLTYPE(RCVR) COMPMSG(ANY) MONCHL(HIGH)")  # fmt: skip
-        assert settle([b], lambda: b.port() > 0)
+    with pair(tmp_path, "TPF1", "CSQ1") as (a, b):
+        b.listen("DEFINE QLOCAL(ORDERS.IN)",
+                 "DEFINE CHANNEL(TPF1.TO.CSQ1) CHLTYPE(RCVR) COMPMSG(ANY) MONCHL(HIGH) MCAUSER(TPFMQ)")  # fmt: skip
         a.cmd(
             "ZMQSC DEFINE QL-CSQ1 USAGE-XMITQ",
             "ZMQSC DEFINE QR-ORDERS RNAME-ORDERS.IN RQMNAME-CSQ1 XMITQ-CSQ1",
@@ -28,9 +26,6 @@ def sites(tmp_path: Path) -> Iterator[tuple[Site, Site]]:
             "COMPMSG-ZLIBFAST BATCHSZ-20 SHORTTMR-1",
         )
         yield a, b
-    finally:
-        a.close()
-        b.close()
 
 
 def test_a_sender_moves_its_messages_to_another_store(sites: tuple[Site, Site]) -> None:
@@ -48,7 +43,8 @@ def test_a_sender_moves_its_messages_to_another_store(sites: tuple[Site, Site]) 
     # Compressed on the wire: far fewer bytes of frames than of messages.
     assert 0 < sender.total.frames < sender.total.before // 2
     assert sender.total.socket >= sender.total.frames
-    out = b.cmd("DIS CHS(TPF1.TO.CSQ1) CONNAME MSGS BYTSRCVD BATCHES COMPRATE RQMNAME LSTMSGDA")
+    out = b.cmd("DIS CHS(TPF1.TO.CSQ1) CONNAME MSGS BYTSRCVD BATCHES COMPRATE RQMNAME LSTMSGDA MCAUSER")
+    assert "MCAUSER(TPFMQ)" in out, out  # the user id it runs as: its MCAUSER, which CHLAUTH let in
     assert "CONNAME(127.0.0.1)" in out and "MSGS(45)" in out and "BATCHES(3)" in out and "RQMNAME(TPFQM)" in out
     assert any(line.startswith("COMPRATE(") and line != "COMPRATE( )" for line in out), out
     assert f"BYTSRCVD({receiver.total.frames})" in out
@@ -101,16 +97,14 @@ def test_a_stopped_receiver_is_retried_and_a_sequence_error_stops_the_sender(sit
 
 
 def test_a_requester_starts_its_server_and_a_sender_calls_a_requester_back(tmp_path: Path) -> None:
-    a, b = Site(tmp_path / "a", "CSQ1"), Site(tmp_path / "b", "CSQ1")
-    try:
-        a.cmd("START LISTENER PORT(0)")
-        b.cmd("START LISTENER PORT(0)")
-        assert settle([a, b], lambda: a.port() > 0 and b.port() > 0)
+    with pair(tmp_path, "CSQ1", "CSQ1") as (a, b):
+        a.listen()
+        b.listen()
         # B has a server without CONNAME and messages for A; A's requester starts it.
         b.cmd(
             "DEFINE QLOCAL(TO.A) USAGE(XMITQ)",
             "DEFINE QREMOTE(REPLY) RNAME(REPLY) RQMNAME(CSQ1) XMITQ(TO.A)",
-            "DEFINE CHANNEL(B.TO.A) CHLTYPE(SVR) XMITQ(TO.A)",
+            "DEFINE CHANNEL(B.TO.A) CHLTYPE(SVR) XMITQ(TO.A) MCAUSER(CSQAMQ)",
             ".put REPLY count=5 size=2000 pattern=json",
         )
         a.cmd("DEFINE QLOCAL(REPLY)", f"DEFINE CHANNEL(B.TO.A) CHLTYPE(RQSTR) CONNAME('127.0.0.1({b.port()})')",
@@ -119,13 +113,11 @@ def test_a_requester_starts_its_server_and_a_sender_calls_a_requester_back(tmp_p
         assert a.status("CSQ1", "B.TO.A").state == "RUNNING" and b.status("CSQ1", "B.TO.A").state == "RUNNING"
         # A requester whose partner is a sender: the sender calls it back at its CONNAME.
         b.cmd("DEFINE QLOCAL(TO.A2) USAGE(XMITQ)", "DEFINE QREMOTE(AUDIT) RNAME(AUDIT) RQMNAME(CSQ1) XMITQ(TO.A2)",
-              f"DEFINE CHANNEL(CALLBACK) CHLTYPE(SDR) XMITQ(TO.A2) CONNAME('127.0.0.1({a.port()})')",
+              f"DEFINE CHANNEL(CALLBACK) CHLTYPE(SDR) XMITQ(TO.A2) CONNAME('127.0.0.1({a.port()})') MCAUSER(CSQAMQ)",
               ".put AUDIT count=2 size=500 pattern=text")  # fmt: skip
-        a.cmd("DEFINE QLOCAL(AUDIT)", f"DEFINE CHANNEL(CALLBACK) CHLTYPE(RQSTR) CONNAME('127.0.0.1({b.port()})')",
+        a.cmd("DEFINE QLOCAL(AUDIT)",
+              f"DEFINE CHANNEL(CALLBACK) CHLTYPE(RQSTR) CONNAME('127.0.0.1({b.port()})') MCAUSER(CSQBMQ)",
               "START CHANNEL(CALLBACK)")  # fmt: skip
         assert settle([a, b], lambda: a.depth("CSQ1", "AUDIT") == 2)
         assert any("MQT0547I" in line and "CALLBACK" in line for line in a.console()), a.console()
         assert b.status("CSQ1", "CALLBACK").state == "RUNNING"
-    finally:
-        a.close()
-        b.close()

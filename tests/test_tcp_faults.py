@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.tcp_sites import Site, TestServer, settle
+from tests.tcp_sites import Site, TestServer, pair, settle
 
 CHANNEL = "TPF1.TO.CSQ1"
 
@@ -77,16 +77,11 @@ class Proxy(TestServer):
 
 @pytest.fixture
 def sites(tmp_path: Path) -> Iterator[tuple[Site, Site]]:
-    a, b = Site(tmp_path / "a", "TPF1"), Site(tmp_path / "b", "CSQ1")
-    try:
-        b.cmd("START LISTENER PORT(0)", "DEFINE QLOCAL(ORDERS.IN)",
-              f"DEFINE CHANNEL({CHANNEL}) CHLTYPE(RCVR) COMPMSG(ANY) HBINT(2)")  # fmt: skip
-        assert settle([b], lambda: b.port() > 0)
+    with pair(tmp_path, "TPF1", "CSQ1") as (a, b):
+        b.listen("DEFINE QLOCAL(ORDERS.IN)",
+                 f"DEFINE CHANNEL({CHANNEL}) CHLTYPE(RCVR) COMPMSG(ANY) HBINT(2) MCAUSER(TPFMQ)")  # fmt: skip
         a.cmd("ZMQSC DEFINE QL-CSQ1 USAGE-XMITQ", "ZMQSC DEFINE QR-ORDERS RNAME-ORDERS.IN RQMNAME-CSQ1 XMITQ-CSQ1")
         yield a, b
-    finally:
-        a.close()
-        b.close()
 
 
 def test_cut_dropped_and_stalled_connections_deliver_every_message_once(sites: tuple[Site, Site]) -> None:

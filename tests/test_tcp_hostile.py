@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from mqtool.engine.channels.tcp import frames, listener
-from tests.tcp_sites import Site, TestServer, settle
+from tests.tcp_sites import Site, TestServer, pair, settle
 
 CHANNEL = "TPF1.TO.CSQ1"
 
@@ -25,11 +25,9 @@ CHANNEL = "TPF1.TO.CSQ1"
 @pytest.fixture
 def sites(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Site, Site]]:
     monkeypatch.setattr(listener, "HELLO_SECONDS", 2.0)
-    a, b = Site(tmp_path / "a", "TPF1"), Site(tmp_path / "b", "CSQ1")
-    try:
-        b.cmd("START LISTENER PORT(0)", "DEFINE QLOCAL(ORDERS.IN)",
-              f"DEFINE CHANNEL({CHANNEL}) CHLTYPE(RCVR) COMPMSG(ANY) HBINT(2)")  # fmt: skip
-        assert settle([b], lambda: b.port() > 0)
+    with pair(tmp_path, "TPF1", "CSQ1") as (a, b):
+        b.listen("DEFINE QLOCAL(ORDERS.IN)",
+                 f"DEFINE CHANNEL({CHANNEL}) CHLTYPE(RCVR) COMPMSG(ANY) HBINT(2) MCAUSER(TPFMQ)")  # fmt: skip
         a.cmd(
             "ZMQSC DEFINE QL-CSQ1 USAGE-XMITQ",
             "ZMQSC DEFINE QR-ORDERS RNAME-ORDERS.IN RQMNAME-CSQ1 XMITQ-CSQ1",
@@ -37,9 +35,6 @@ def sites(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Sit
             "SHORTTMR-1 HBINT-2",
         )
         yield a, b
-    finally:
-        a.close()
-        b.close()
 
 
 def dial(port: int) -> socket.socket:

@@ -135,7 +135,7 @@ def stores(tmp_path: Path) -> Iterator[tuple[Path, Path, list[bytes]]]:
     a receiver killed and started again listens where its sender looks)."""
     a, b = tmp_path / "a", tmp_path / "b"
     mqtool(b, "cmd", "-CSQ1 START LISTENER PORT(0)", "-CSQ1 DEFINE QLOCAL(ORDERS.IN)",
-           f"-CSQ1 DEFINE CHANNEL({CHANNEL}) CHLTYPE(RCVR) COMPMSG(ANY) HBINT(5)")  # fmt: skip
+           f"-CSQ1 DEFINE CHANNEL({CHANNEL}) CHLTYPE(RCVR) COMPMSG(ANY) HBINT(5) MCAUSER(TPFMQ)")  # fmt: skip
     first = Server(b, tmp_path / "b-first")
     try:
         assert wait_for(lambda: listening_port(b) > 0), first.log.with_suffix(".err").read_text()

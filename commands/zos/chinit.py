@@ -109,5 +109,7 @@ def display_chinit(ctx: Any, req: Any) -> Response:
         line("CSQX846I", port=listener.port, address=listener.address)
         if not listener.state:
             line("MQT0532I", port=listener.port, address=listener.address)
+        if any(listener.counts.values()):
+            line("MQT0533I", REPORT_CSECT, port=listener.port, **listener.counts)
     line("CSQX849I")
     return result

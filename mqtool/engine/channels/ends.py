@@ -62,8 +62,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "waiting": ("MQSC0347I", "MQT0544I"),
     "discint": ("MQSC0348I", "CSQX501I"),
     "exhausted": ("MQSC0349E", "MQT0545E"),
-    "tls": ("MQSC0350E", "MQT0546E"),
+    "tls": ("MQSC0350E", "CSQX638E"),
     "callback": ("MQSC0352I", "MQT0547I"),
+    "blocked": ("MQSC0354W", "CSQX558E"),
 }
 
 

@@ -50,6 +50,7 @@ class ListenerLine:
     port: int  # the port listened on (a PORT(0) listener: the one its loop got, else 0)
     state: str  # LISTENING, RETRYING, or "" (started, but no loop holds its socket)
     error: str = ""
+    counts: dict[str, int] = field(default_factory=dict)  # connections, channels, refused, blocked, dropped
 
 
 @dataclass
@@ -106,5 +107,9 @@ def report(tx: Transaction, system: SystemRecord) -> Report:
         state = held.state if held is not None and live else ""
         port = address.port or (held.port if held is not None and state == LISTENING else 0)
         error = held.error if held is not None and state == RETRYING else ""
-        result.listeners.append(ListenerLine(address.host, port, state, error))
+        counts = {}
+        if held is not None:
+            counts = {"connections": held.connections, "channels": held.channels, "refused": held.refused,
+                      "blocked": held.blocked, "dropped": held.dropped}  # fmt: skip
+        result.listeners.append(ListenerLine(address.host, port, state, error, counts))
     return result

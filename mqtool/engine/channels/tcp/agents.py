@@ -38,7 +38,7 @@ from mqtool.engine.channels.ends import BatchFailed, End, Work, maxmsgl, qmgr_na
 from mqtool.engine.channels.partner import chinit_active, platform_of, queue_manager
 from mqtool.engine.channels.receiving import Receiving, Terms, check, negotiate
 from mqtool.engine.channels.receiving import bind as bind_receiver
-from mqtool.engine.channels.status import ACTIVE_STATES, INACTIVE, RUNNING, STOPPED, Totals, next_seq
+from mqtool.engine.channels.status import ACTIVE_STATES, INACTIVE, RUNNING, STOPPED, ChannelStatus, Totals, next_seq
 from mqtool.engine.channels.tcp import frames
 from mqtool.engine.channels.tcp.link import Link, LinkError
 from mqtool.engine.core.message import PutOptions
@@ -122,6 +122,18 @@ def protocol_point() -> None:
         _POINTS[0] += 1
         if _POINTS[0] == _KILL_AT:
             os.kill(os.getpid(), signal.SIGKILL)
+
+
+def session_security(status: ChannelStatus, link: Link) -> None:
+    """What the channel's status shows of its session's security: SSLCIPH, SSLPEER,
+    SSLCERTI, SSLCERTU of its TLS session (blank without TLS), MCAUSER as CHLAUTH
+    decided (an inbound channel; access.py)."""
+    found = link.security
+    status.sslciph = str(found.get("sslciph", ""))
+    status.sslpeer = str(found.get("sslpeer", ""))
+    status.sslcerti = str(found.get("sslcerti", ""))
+    status.sslcertu = str(found.get("sslcertu", ""))
+    status.mcauser = str(found.get("mcauser", ""))
 
 
 def descriptor(options: PutOptions, header: str) -> dict[str, Any]:
@@ -229,9 +241,7 @@ class Sender:
         status.transport = "TCP"
         status.owner = self.place.owner
         status.bound = self.place.session
-        from mqtool.engine.channels.tcp.tls import describe
-
-        status.sslciph, status.sslpeer = describe(self.link)
+        session_security(status, self.link)
 
     def _mine(self, tx: Transaction) -> End:
         end = self.place.load(tx)
@@ -533,9 +543,7 @@ class Receiver:
                 status = end.status
                 status.transport = "TCP"
                 status.owner = place.owner
-                from mqtool.engine.channels.tcp.tls import describe
-
-                status.sslciph, status.sslpeer = describe(self.link)
+                session_security(status, self.link)
                 end.say(tx, now, "receiving", qmgr=peer_qmgr, technique=terms.technique)
                 end.save(tx)
                 answer = {

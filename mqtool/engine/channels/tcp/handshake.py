@@ -30,6 +30,11 @@ def hello(link: Link, channel: str, qmgr: str, role: str, tls: bool) -> dict[str
     try:
         version = link.read_preamble(deadline)
     except LinkError as exc:
+        if exc.kind in ("closed", "network") and link.socket_received == 0:
+            detail = (
+                f"the listener closed the connection before answering ({exc.detail}; is this address blocked there?)"
+            )
+            raise Failure("lost", detail=detail) from None
         if exc.kind == "closed":
             raise Failure("peer", detail="the listener closed the connection without an mqtool answer") from None
         raise

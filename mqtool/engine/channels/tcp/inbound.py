@@ -17,7 +17,8 @@ from mqtool.engine.channels import mca
 from mqtool.engine.channels.ends import End, qmgr_name, say
 from mqtool.engine.channels.receiving import check
 from mqtool.engine.channels.status import BINDING, RUNNING
-from mqtool.engine.channels.tcp import handshake, sessions
+from mqtool.engine.channels.tcp import access, handshake, sessions
+from mqtool.engine.channels.tcp import listener as listening
 from mqtool.engine.channels.tcp.agents import (
     CONTROL_SECONDS,
     Failure,
@@ -29,7 +30,17 @@ from mqtool.engine.channels.tcp.agents import (
     refused_detail,
 )
 from mqtool.engine.channels.tcp.link import Link, LinkError
-from mqtool.engine.channels.tcp.tls import server_context
+from mqtool.engine.channels.tcp.tls import (
+    LINGER_SECONDS,
+    SERVER,
+    Plan,
+    TLSStop,
+    plan,
+    presence,
+    report,
+    secure,
+    sslciph_of,
+)
 from mqtool.engine.timers import schedule
 from mqtool.state import Store, Transaction
 
@@ -99,24 +110,25 @@ class Inbound(threading.Thread):
 
     def _session(self, place: Place) -> None:
         link = self.link
-        refusal, sslciph = self._look_up(place)
+        refusal, made = self._look_up(place)
+        if refusal is None:
+            role = "receive" if self.role == "send" else "send"
+            handshake.answer(link, "HELLO-OK", role=role, tls=made is not None)
+            if made is not None:
+                self._secure(place, made)
+            refusal = self._admit(place)
+            if refusal is None and self.role == "request":
+                refusal = self._requested(place)
+            if refusal is not None:  # in place of the INIT or its answer
+                link.send_control("REFUSE", cause=refusal[0], fields=refusal[1])
+        else:
+            handshake.answer(link, "REFUSE", cause=refusal[0], fields=refusal[1])
         if refusal is not None:
-            cause, fields = refusal
-            handshake.answer(link, "REFUSE", cause=cause, fields=fields)
-            if cause != "callback":
-                with place.store.transaction() as tx:
-                    system = tx.get_system(place.system)
-                    if system is not None:
-                        say(tx, system, self.channel, place.clock.timestamp(), "refused_in", address=self.peer,
-                            detail=refused_detail(cause, fields))  # fmt: skip
-                self.context.count(self.key, "refused")
+            self._refused(place, *refusal)
+            link.linger(LINGER_SECONDS)
             raise Failure("refused")
-        role = "receive" if self.role == "send" else "send"
-        handshake.answer(link, "HELLO-OK", role=role, tls=bool(sslciph))
-        if sslciph:
-            link.start_tls(server_context(place, sslciph), True, time.monotonic() + CONTROL_SECONDS)
         self.context.count(self.key, "channels")
-        if role == "receive":
+        if self.role == "send":
             receiver = Receiver(place, link, self.peer, self.stopping)
             init = link.read_control(time.monotonic() + CONTROL_SECONDS)
             if init["op"] != "INIT":
@@ -128,32 +140,95 @@ class Inbound(threading.Thread):
         sender.bind()
         sender.run()
 
-    def _look_up(self, place: Place) -> tuple[tuple[str, dict[str, Any]] | None, str]:
-        """(a refusal, the CipherSpec): the channel the HELLO names on this system, and
-        whether it may run now."""
+    def _refused(self, place: Place, cause: str, fields: dict[str, Any], own: TLSStop | None) -> None:
+        """The console and the listener's counts hear of a refused channel (a blocked one's
+        CSQX message was written when it was decided; a requester called back is none)."""
+        if cause == "callback":
+            return
+        if cause == "blocked":
+            self.context.count(self.key, "blocked")
+            return
         with place.store.transaction() as tx:
             system = tx.get_system(place.system)
+            if system is not None and own is not None:
+                report(tx, system, self.channel, place.clock.timestamp(), own.failure, self.peer)
+            elif system is not None:
+                say(tx, system, self.channel, place.clock.timestamp(), "refused_in", address=self.peer,
+                    detail=refused_detail(cause, fields))  # fmt: skip
+        self.context.count(self.key, "refused")
+
+    def _secure(self, place: Place, made: Plan) -> None:
+        """TLS (tls.py), bounded by the listener's first-exchange time; a failure is
+        reported here and ends the connection."""
+        try:
+            secure(self.link, made, time.monotonic() + listening.HELLO_SECONDS)
+        except TLSStop as stop:
+            with place.store.transaction() as tx:
+                system = tx.get_system(place.system)
+                if system is not None:
+                    report(tx, system, self.channel, place.clock.timestamp(), stop.failure, self.peer)
+            self.context.count(self.key, "refused")
+            raise Failure("refused") from None
+
+    def _admit(self, place: Place) -> tuple[str, dict[str, Any], None] | None:
+        """CHLAUTH (access.py): a refusal when the channel is blocked; else the user id it
+        runs as goes to its status (with the session's TLS fields)."""
+        with place.store.transaction() as tx:
+            end = place.load(tx)
+            if end is None:
+                return ("remote_undefined", {"conname": self.peer}, None)
+            host = self.peer.rsplit("(", 1)[0]
+            admission = access.decide(tx, end, host, self.peer, self.qmgr, self.link.tls)
+            access.say(tx, end.system, place.clock.timestamp(), admission)
+            if not admission.allowed:
+                return ("blocked", {"conname": self.peer, "qmgr": qmgr_name(tx, end.system)}, None)
+        found = self.link.security
+        found["mcauser"] = admission.mcauser
+        if found.get("sslciph"):
+            found["sslcertu"] = admission.certificate_user
+        return None
+
+    def _look_up(self, place: Place) -> tuple[tuple[str, dict[str, Any], TLSStop | None] | None, Plan | None]:
+        """(a refusal: its cause, the fields the initiating end hears, this end's TLS
+        failure when TLS is why; the TLS plan when the channel has a CipherSpec): the
+        channel the HELLO names on this system, and whether it may start. Nothing is
+        written: the channel is not touched before TLS and CHLAUTH let it in."""
+        with place.store.transaction(write=False) as tx:
+            system = tx.get_system(place.system)
             if system is None:
-                return ("partner_stopped", {}), ""
+                return ("partner_stopped", {}, None), None
             fields: dict[str, Any] = {"conname": self.peer, "qmgr": qmgr_name(tx, system)}
             initiator = "SDR" if self.role == "send" else "RQSTR"
             found = check(tx, system, self.channel, initiator, fields)
             if not isinstance(found, End):
-                return found, ""
+                return (found[0], found[1], None), None
             end = found
-            sslciph = str(end.record.attrs.get("SSLCIPH") or "").strip()
-            if bool(sslciph) != self.tls:
-                detail = "only this end has a CipherSpec" if sslciph else "only the initiating end has a CipherSpec"
-                return ("tls", fields | {"detail": f"CipherSpec mismatch: {detail}"}), ""
-            if self.role == "request":
-                return self._requested(tx, end, place, fields), sslciph
-            return None, sslciph
+            mismatch = presence(bool(sslciph_of(end)), self.tls)
+            if mismatch is not None:
+                own, theirs = mismatch
+                return ("tls", fields | {"id": theirs.msg_id, "reason": theirs.reason}, TLSStop(own)), None
+            if not self.tls:
+                return None, None
+            try:
+                return None, plan(tx, end, place.store.path.parent, SERVER)
+            except TLSStop as stop:
+                reason = f"the listening end cannot make TLS: {stop.failure.reason}"
+                return ("tls", fields | {"id": "CSQX638E", "reason": reason}, stop), None
 
-    def _requested(
-        self, tx: Transaction, end: End, place: Place, fields: dict[str, Any]
-    ) -> tuple[str, dict[str, Any]] | None:  # fmt: skip
+    def _requested(self, place: Place) -> tuple[str, dict[str, Any], None] | None:
         """A requester came in: a server answers it (this session runs the server); a
         sender is started to call it back."""
+        with place.store.transaction() as tx:
+            end = place.load(tx)
+            if end is None:
+                return ("remote_undefined", {"conname": self.peer}, None)
+            fields: dict[str, Any] = {"conname": self.peer, "qmgr": qmgr_name(tx, end.system)}
+            found = self._request_for(tx, end, place, fields)
+            return (found[0], found[1], None) if found is not None else None
+
+    def _request_for(
+        self, tx: Transaction, end: End, place: Place, fields: dict[str, Any]
+    ) -> tuple[str, dict[str, Any]] | None:  # fmt: skip
         from mqtool.engine.http.records import Owner, owner_alive
 
         status = end.status

@@ -53,6 +53,7 @@ class Link:
         self.frames_sent = 0  # bytes of frames (before TLS)
         self.frames_received = 0
         self.closed = False
+        self.security: dict[str, Any] = {}  # the SSL fields of the channel status, once TLS is made (tls.py)
 
     # -- writing ----------------------------------------------------------------------
     def send(self, data: bytes | bytearray | memoryview) -> None:
@@ -115,12 +116,23 @@ class Link:
             return raw
 
     def _fill(self, deadline: float) -> None:
-        """Waits for more bytes (decrypted when TLS runs) until the deadline."""
+        """Waits for more bytes (decrypted when TLS runs) until the deadline. TLS records
+        that came with the handshake's last ones are read first; at the end of the
+        connection, what is left (an alert says why the peer ended it) before "closed"."""
+        if self.tls is not None and self._incoming.pending:
+            plain = self._decrypt()
+            if plain:
+                self._append(plain)
+                return
         while True:
             raw = self._receive_raw(deadline)
             if not raw:
                 if self.tls is not None:
                     self._incoming.write_eof()
+                    plain = self._decrypt()
+                    if plain:
+                        self._append(plain)
+                        return
                 raise LinkError("closed", "the peer closed the connection")
             if self.tls is None:
                 self._append(raw)
@@ -141,6 +153,8 @@ class Link:
                 break
             except ssl.SSLZeroReturnError:
                 raise LinkError("closed", "the peer ended the TLS session") from None
+            except ssl.SSLEOFError:
+                raise LinkError("closed", "the peer closed the connection") from None
             except ssl.SSLError as exc:
                 raise LinkError("tls", str(exc), exc) from None
             if not chunk:
@@ -254,6 +268,23 @@ class Link:
         if self.tls is None:
             return None
         return self.tls.getpeercert(binary_form=True)
+
+    def linger(self, seconds: float) -> None:
+        """Ends this side's sending and reads (and drops) what the peer still sends, up to
+        `seconds` and RECEIVE_CHUNK at a time, until it closes: the peer reads what this
+        end said last (a TLS alert, a verdict) before the connection goes, instead of a
+        reset that may throw it away."""
+        try:
+            self._flush()
+            self.sock.shutdown(socket.SHUT_WR)
+        except (OSError, LinkError):
+            return
+        deadline = time.monotonic() + seconds
+        try:
+            while self._receive_raw(deadline):
+                pass
+        except LinkError:
+            pass
 
     def abort(self) -> None:
         """Cuts the connection from another thread: a read or write waiting on it ends at

@@ -7,6 +7,8 @@ slow or hostile connections cost a few hundred bytes each and no thread:
 - a peer of another wire version gets this mqtool's preamble and an ERROR frame saying
   which version it speaks, then the connection closes;
 - at most MAX_PENDING connections wait at once: one more closes the oldest waiting;
+- a connection from an address the system's CHLAUTH BLOCKADDR record names is closed
+  as it is accepted, before a byte is read (`blocked`, answered from memory);
 - a complete HELLO hands the connection to the loop (`on_hello`), which runs its
   channel in a thread of its own (inbound.py).
 
@@ -29,6 +31,7 @@ from dataclasses import dataclass, field
 from mqtool.engine.channels.conname import Address
 from mqtool.engine.channels.tcp import frames, handshake
 
+MAX_BLOCKED_ADDRESSES = 100  # addresses a drain of the counts names one by one
 HELLO_SECONDS = float(os.environ.get("MQTOOL_LISTENER_HELLO_SECONDS", "10") or 10)
 MAX_PENDING = 256
 BACKLOG = 128
@@ -47,17 +50,24 @@ class _Waiting:
 
 @dataclass
 class Counts:
-    """What a listener saw since the loop last drained it."""
+    """What a listener saw since the loop last drained it: connections, those closed
+    before a channel started (by reason), those its CHLAUTH BLOCKADDR record refused
+    (by address, at most MAX_BLOCKED_ADDRESSES of them, the rest under "")."""
 
     connections: int = 0
     dropped: Counter[str] = field(default_factory=Counter)
+    blocked: Counter[str] = field(default_factory=Counter)
 
 
 class Listeners:
     """The listening sockets (see the module docstring)."""
 
-    def __init__(self, on_hello: OnHello, hello_seconds: float | None = None, max_pending: int | None = None):
+    def __init__(
+        self, on_hello: OnHello, hello_seconds: float | None = None, max_pending: int | None = None,
+        blocked: Callable[[Key, str], bool] | None = None,
+    ) -> None:  # fmt: skip
         self.on_hello = on_hello
+        self.blocked = blocked  # whether an address may not connect (CHLAUTH BLOCKADDR), asked at accept
         self.hello_seconds = HELLO_SECONDS if hello_seconds is None else hello_seconds
         self.max_pending = MAX_PENDING if max_pending is None else max_pending
         self._selector = selectors.DefaultSelector()
@@ -189,6 +199,14 @@ class Listeners:
             host = peer[0] if isinstance(peer, tuple) else str(peer)
             if host.startswith("::ffff:"):
                 host = host[7:]
+            if self.blocked is not None and self.blocked(key, host):
+                sock.close()  # before a byte is read
+                with self._lock:
+                    counts = self._counts.setdefault(key, Counts())
+                    counts.connections += 1
+                    known = host in counts.blocked or len(counts.blocked) < MAX_BLOCKED_ADDRESSES
+                    counts.blocked[host if known else ""] += 1
+                continue
             waiting = _Waiting(key, sock, f"{host}({peer[1] if isinstance(peer, tuple) else 0})", time.monotonic())
             with self._lock:
                 self._counts.setdefault(key, Counts()).connections += 1

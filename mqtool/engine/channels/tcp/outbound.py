@@ -19,11 +19,13 @@ from mqtool.engine.channels.status import ACTIVE_STATES, INACTIVE, RETRYING, STO
 from mqtool.engine.channels.tcp import handshake
 from mqtool.engine.channels.tcp.agents import Failure, Place, Receiver, Sender, ended, failure_of
 from mqtool.engine.channels.tcp.link import Link, LinkError, connect
-from mqtool.engine.channels.tcp.tls import client_context
+from mqtool.engine.channels.tcp.tls import CLIENT, Plan, TLSStop, partner_failure, plan, report, secure, sslciph_of
 from mqtool.state import Store, StoreError
 
 if TYPE_CHECKING:
+    from mqtool.engine.channels.ends import End
     from mqtool.engine.channels.tcp.service import Context
+    from mqtool.state import Transaction
 
 logger = logging.getLogger(__name__)
 CONNECT_SECONDS = 20.0
@@ -94,6 +96,8 @@ class Outbound(threading.Thread):
     def _attempt(self, place: Place) -> str:
         """One connection: "again" after a failure (the channel retries), "done" when the
         thread ends (stopped, DISCINT, a requester called back)."""
+        made: Plan | None = None
+        unusable: TLSStop | None = None
         with place.store.transaction(write=False) as tx:
             end = place.load(tx)
             if end is None:
@@ -102,16 +106,23 @@ class Outbound(threading.Thread):
             chltype = end.chltype
             qmgr = qmgr_name(tx, end.system)
             targets = str(attrs.get("CONNAME", ""))
-            tls = bool(str(attrs.get("SSLCIPH") or "").strip())
             hbint = int(attrs.get("HBINT", 300) or 0)
+            try:
+                if sslciph_of(end):
+                    made = plan(tx, end, place.store.path.parent, CLIENT)
+            except TLSStop as stop:
+                unusable = stop
+        if unusable is not None:  # the key ring, label or CipherSpec: nothing goes on the wire
+            return self._stopped(place, unusable, targets)
         link: Link | None = None
+        used = targets
         try:
             link, used = self._connect(targets)
             self.link = link
             role = "send" if chltype in SENDING else "request"
-            answer = handshake.hello(link, self.channel, qmgr, role, tls)
-            if tls:
-                link.start_tls(client_context(place, answer), False, time.monotonic() + CONNECT_SECONDS)
+            handshake.hello(link, self.channel, qmgr, role, made is not None)
+            if made is not None:
+                secure(link, made, time.monotonic() + CONNECT_SECONDS)
             if role == "send":
                 sender = Sender(place, link, used, self.stopping)
                 sender.bind()
@@ -119,6 +130,8 @@ class Outbound(threading.Thread):
             else:
                 receiver = Receiver(place, link, used, self.stopping)
                 init = link.read_control(time.monotonic() + CONNECT_SECONDS)
+                if init["op"] == "REFUSE":  # after TLS: blocked, or the server busy, or a call back
+                    raise Failure(str(init.get("cause", "protocol")), **dict(init.get("fields") or {}))
                 if init["op"] != "INIT":
                     raise Failure("protocol", detail=f"{init['op']} where INIT was due")
                 receiver.bind(init)
@@ -126,7 +139,12 @@ class Outbound(threading.Thread):
                 ended(place, "closed")
             place_done(place, outcome)
             return "done"
+        except TLSStop as stop:
+            return self._stopped(place, stop, used)
         except Failure as failure:
+            if failure.cause == "tls" and "id" in failure.fields:  # the listening end refused it for TLS
+                refused = TLSStop(partner_failure(failure.fields.get("id"), failure.fields.get("reason"), False))
+                return self._stopped(place, refused, used)
             return self._failed(place, failure, hbint)
         except LinkError as error:
             if self.stopping.is_set():
@@ -157,16 +175,29 @@ class Outbound(threading.Thread):
             return Link(sock, str(address)), str(address)
         raise Failure("connect", conname=targets, reason="; ".join(reasons))
 
+    def _stopped(self, place: Place, stop: TLSStop, conname: str) -> str:
+        """A TLS failure (tls.py): the channel STOPS with IBM's message; no retry."""
+        with place.store.transaction() as tx:
+            end = held(place, tx)
+            if end is None:
+                return "done"
+            status = end.status
+            status.state = STOPPED
+            status.reason = "tls"
+            status.owner = None
+            status.bound = ""
+            report(tx, end.system, end.name, place.clock.timestamp(), stop.failure, conname)
+            end.save(tx)
+        return "done"
+
     def _failed(self, place: Place, failure: Failure, hbint: int) -> str:
         """The channel after a failed connection or session: RETRYING (mca.retry), or
         STOPPED on a sequence number error, or INACTIVE for a requester called back."""
         if failure.cause == "gone":
             return "done"
         with place.store.transaction() as tx:
-            end = place.load(tx)
-            if end is None or end.status.state not in ACTIVE_STATES:
-                return "done"
-            if (end.status.owner or {}).get("token") != place.owner["token"]:
+            end = held(place, tx)
+            if end is None:
                 return "done"
             work = place.work(tx)
             status = end.status
@@ -198,6 +229,16 @@ class Outbound(threading.Thread):
         return "again"
 
 
+def held(place: Place, tx: Transaction) -> End | None:
+    """The channel when this thread still runs it (active, and owned by its loop)."""
+    end = place.load(tx)
+    if end is None or end.status.state not in ACTIVE_STATES:
+        return None
+    if (end.status.owner or {}).get("token") != place.owner["token"]:
+        return None
+    return end
+
+
 def place_done(place: Place, outcome: str) -> None:
     """The session ended normally: a receiving requester whose server closed is
     INACTIVE; a sender stopped or disconnected already says so."""
@@ -216,5 +257,5 @@ def place_done(place: Place, outcome: str) -> None:
 _CAUSES = {
     "connect", "lost", "timeout", "peer", "version", "protocol", "tls", "batch", "deadq", "xmitq", "own_stopped",
     "partner_stopped", "partner_chinit", "remote_undefined", "remote_stopped", "remote_busy", "remote_type",
-    "remote_ended",
+    "remote_ended", "blocked",
 }  # fmt: skip

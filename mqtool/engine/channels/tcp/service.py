@@ -40,7 +40,7 @@ from mqtool.engine.channels.ends import End
 from mqtool.engine.channels.mca import initiates, over_tcp
 from mqtool.engine.channels.partner import chinit_active, platform_of, queue_manager
 from mqtool.engine.channels.status import ACTIVE_STATES, BINDING, INACTIVE, RUNNING, STOPPED
-from mqtool.engine.channels.tcp import frames, sessions
+from mqtool.engine.channels.tcp import access, frames, sessions
 from mqtool.engine.channels.tcp.inbound import Inbound
 from mqtool.engine.channels.tcp.listener import Key, Listeners
 from mqtool.engine.channels.tcp.outbound import Outbound
@@ -53,12 +53,14 @@ from mqtool.engine.http.records import (
     register_service,
     unregister_service,
 )
+from mqtool.engine.security import chlauth
 from mqtool.state import Store, SystemRecord, Transaction
 
 logger = logging.getLogger(__name__)
 RETRY_SECONDS = 5.0  # a listener that could not be opened is tried again after this
 LINE_SECONDS = 60.0  # at most one console line of closed connections a minute per listener
 QUIET_SECONDS = 1.0  # ... written once no connection closed for this long
+MAX_BLOCKED_LINES = 20  # CSQX782E lines a minute per listener (mqtool's bound)
 MAX_SESSIONS = 200  # inbound channels at once (z/OS MAXCHL's default)
 JOIN_SECONDS = 10.0
 _TOKENS = itertools.count(1)
@@ -108,12 +110,14 @@ class ChannelService:
         self._drops: dict[Key, Counter[str]] = {}
         self._last_drop: dict[Key, float] = {}
         self._last_line: dict[Key, float] = {}
+        self._blockaddr: dict[str, chlauth.Record | None] = {}  # system -> its BLOCKADDR record (CHLAUTH)
+        self._blocked_lines: dict[tuple[Key, str], float] = {}  # (listener, address) -> its last CSQX782E
         self.errors: list[str] = []
 
     # -- the loop's interface ---------------------------------------------------------
     def start(self, loop: Any = None) -> None:
         if self._listeners is None:
-            self._listeners = Listeners(self._hello)
+            self._listeners = Listeners(self._hello, blocked=self._blocked)
 
     def poll(self) -> None:
         self.step()
@@ -152,6 +156,8 @@ class ChannelService:
             self._registered = True
         with store.transaction(write=False) as tx:
             wanted = self._wanted_listeners(tx)
+            self._blockaddr = {name: access.address_record(tx, system) for name, system in
+                               ((key[0], tx.get_system(key[0])) for key in wanted) if system is not None}  # fmt: skip
             channels = self._tcp_channels(tx)
             stale = self._stale_sessions(tx)
         self._listen(wanted)
@@ -263,6 +269,11 @@ class ChannelService:
             console(tx, system, now, msg_id, address=str(address), port=port, **fields)
 
     # -- connections that came in -----------------------------------------------------
+    def _blocked(self, key: Key, host: str) -> bool:
+        """Whether the system's BLOCKADDR record refuses an address (the listeners'
+        thread asks as it accepts; the record is the one the last poll read)."""
+        return access.address_blocked(self._blockaddr.get(key[0]), host)
+
     def _hello(self, key: Key, sock: socket.socket, peer: str, hello: tuple[str, str, str, bool], left: bytes) -> None:
         """A connection sent its HELLO (called in the listeners' thread): its channel
         runs in a thread of its own, unless MAX_SESSIONS run already."""
@@ -329,10 +340,30 @@ class ChannelService:
                 status.dropped += sum(found.dropped.values()) if found is not None else 0
                 status.channels += tally["channels"]
                 status.refused += tally["refused"] + tally["session limit"]
-                status.blocked += tally["blocked"]
+                status.blocked += tally["blocked"] + (sum(found.blocked.values()) if found is not None else 0)
                 status.dropped += tally["lost"]
                 listener_store.put_status(tx, system_name, status)
                 self._line(tx, system, key, address, now)
+                if found is not None and found.blocked:
+                    self._blocked_line(tx, system, key, found.blocked, now)
+
+    def _blocked_line(self, tx: Transaction, system: SystemRecord, key: Key, hosts: Counter[str], now: float) -> None:
+        """CSQX782E for the addresses the listener refused: once a minute at most for
+        each, MAX_BLOCKED_LINES a minute at most for the listener (every one is counted
+        in its BLOCKED count)."""
+        record = self._blockaddr.get(system.name)
+        if record is None:
+            return
+        self._blocked_lines = {k: t for k, t in self._blocked_lines.items() if now - t < LINE_SECONDS}
+        written = sum(1 for (listener, _) in self._blocked_lines if listener == key)
+        for host in hosts:
+            if (key, host) in self._blocked_lines:
+                continue
+            if written >= MAX_BLOCKED_LINES:
+                return
+            written += 1
+            self._blocked_lines[(key, host)] = now
+            access.blocked_line(tx, system, self.clock.timestamp(), record, host or "other addresses")
 
     def _line(self, tx: Transaction, system: SystemRecord, key: Key, address: Address, now: float) -> None:
         drops = self._drops.get(key)
