@@ -10,8 +10,8 @@ every message and the transmission queue is empty. Configurations:
 
 - in-store NONE and ZLIBFAST (the reference),
 - TCP NONE and TCP ZLIBFAST,
-- TLS NONE and TLS ZLIBFAST (CipherSpec ANY_TLS12_OR_HIGHER, certificates made for the
-  run), when the security package is present and `cryptography` is installed.
+- TLS NONE and TLS ZLIBFAST (SSLCIPH TLS_AES_128_GCM_SHA256, certificates made for the
+  run by tls_setup.py), when `cryptography` (the test extra) is installed.
 
 Figures: messages per second; bytes of message data (after compression), of frames
 (what the channel writes: data and control) and on the socket (after TLS); the
@@ -138,11 +138,13 @@ def tcp(work: Path, payloads: list[bytes], compmsg: str, batchsz: int, tls: bool
     """One transfer between two stores over TCP, each run by `mqtool serve`."""
     a_dir, b_dir = work / "a", work / "b"
     b_store, b = _session(b_dir, "TPF2")
-    ssl_receiver, ssl_sender = ("", "")
+    ssl_receiver, ssl_sender, ring = ("", "", "")
     if tls:
-        from tls_setup import make_rings
+        from tls_setup import RING, make_rings
 
         ssl_receiver, ssl_sender = make_rings(a_dir, b_dir)
+        ring = f"ZMQSC ALTER QMGR SSLKEYR-{RING}"
+        _run(b, ring)
     _run(b, "ZMQSC START LISTENER PORT-0", "ZMQSC DEFINE QL-DEST",
          f"ZMQSC DEFINE CHL-C CHLTYPE-RCVR COMPMSG-ANY BATCHSZ-{batchsz} {ssl_receiver}")  # fmt: skip
     receiver = _serve(b_dir)
@@ -150,6 +152,8 @@ def tcp(work: Path, payloads: list[bytes], compmsg: str, batchsz: int, tls: bool
     try:
         _wait(lambda: _port(b_store) > 0, "the receiver's listener")
         a_store, a = _session(a_dir, "TPF1")
+        if ring:
+            _run(a, ring)
         _run(a, "ZMQSC DEFINE QL-XQ USAGE-XMITQ", "ZMQSC DEFINE QR-DEST.R RNAME-DEST RQMNAME-TPFQM2 XMITQ-XQ",
              f"ZMQSC DEFINE CHL-C CHLTYPE-SDR CONNAME-'127.0.0.1({_port(b_store)})' XMITQ-XQ "
              f"COMPMSG-{compmsg} BATCHSZ-{batchsz} {ssl_sender}")  # fmt: skip

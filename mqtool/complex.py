@@ -348,7 +348,7 @@ def check_system(system: SystemRecord, others: list[SystemRecord]) -> None:
             raise SettingError(f"cpf {cpf} clashes with {theirs} of system {other.name}: neither may begin the other")
         for address in mine:
             for theirs_address in configured(other):
-                if address == theirs_address or address.covers(theirs_address):
+                if address.covers(theirs_address):  # PORT 0 overlaps nothing: each gets its own port
                     raise SettingError(f"listener {address} is already a listener of system {other.name}")
 
 

@@ -395,3 +395,11 @@ def test_alter_prints_only_what_changed(mq: MQ) -> None:
     )
     assert output == "Altered system CSQ1: log OUTBUFF 4000 -> 400; archive ARCWRTC 1,3,4 -> 1,2.\n"
     assert ok(mq, "system", "alter", "CSQ1", "--statime", "1") == "Altered system CSQ1: nothing changed.\n"
+
+
+def test_listeners_may_share_port_0_but_not_overlap(mq: MQ, capsys: pytest.CaptureFixture[str]) -> None:
+    """PORT 0 gets its own port on each system; * covers every host of its port."""
+    ok(mq, "system", "alter", "TPF1", "--listener", "127.0.0.1(0),*(1500)")
+    ok(mq, "system", "alter", "CSQ1", "--listener", "127.0.0.1(0)")
+    code, _, err = tool(mq, capsys, "system", "alter", "CSQ1", "--listener", "10.0.0.1(1500)")
+    assert code == 2 and "listener 10.0.0.1(1500) is already a listener of system TPF1" in err

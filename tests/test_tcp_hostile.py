@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from mqtool.engine.channels.tcp import frames, listener
+from mqtool.engine.channels.tcp import frames, listener, service
 from tests.tcp_sites import Site, TestServer, pair, settle
 
 CHANNEL = "TPF1.TO.CSQ1"
@@ -219,3 +219,19 @@ class FakeListener(TestServer):
                 time.sleep(0.05)
             except OSError:
                 pass
+
+
+def test_a_listener_running_its_most_channels_refuses_the_next(
+    sites: tuple[Site, Site], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a, b = sites
+    monkeypatch.setattr(service, "MAX_SESSIONS", 0)  # as though 200 channels ran through it
+    a.cmd(".put ORDERS count=2 size=2000 pattern=xml", f"ZMQSC START CHL-{CHANNEL}")
+    assert settle([a, b], lambda: any("MQT0549W" in line for line in b.console()))
+    line = next(line for line in b.console() if "MQT0549W" in line)
+    assert f"refused channel {CHANNEL} from 127.0.0.1(" in line and "0 channels are running" in line, line
+    assert settle([a, b], lambda: any("MQSC0315W" in line for line in a.console())), a.console()
+    assert a.status("TPF1", CHANNEL).state == "RETRYING"
+    monkeypatch.setattr(service, "MAX_SESSIONS", 200)
+    assert settle([a, b], lambda: b.depth("CSQ1", "ORDERS.IN") == 2)
+    assert sum("MQT0549W" in line for line in b.console()) == 1  # one line a minute at most

@@ -16,7 +16,7 @@ from . import manager, refuse, reply, syntax
 
 CSECT = "CSQXCRPS"  # the channel initiator's command processor (the completion line)
 REPORT_CSECT = "CSQXRDQM"  # the module that writes DISPLAY CHINIT's lines (mqtool's choice)
-STORAGE_CSECT = "CSQXSPRM"  # CSQX004I, as seed 002 quotes it
+STORAGE_CSECT = initiator.STORAGE_CSECT
 
 
 def _address(req: Any, start: bool) -> conname.Address | Response:

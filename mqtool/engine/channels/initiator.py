@@ -28,6 +28,7 @@ FOOTPRINTS = ((1, 90), (32, 100), (64, 109), (4096, 1127))
 # The z/OS queue manager attributes that size the channel initiator, IBM's defaults.
 LIMITS = {"MAXCHL": 200, "ACTCHL": 200, "TCPCHL": 200, "LU62CHL": 200, "CHIADAPS": 8, "CHIDISPS": 5, "SSLTASKS": 0}
 TCPNAME = "TCPIP"
+STORAGE_CSECT = "CSQXSPRM"  # the module of CSQX004I, as seed 002 quotes it
 
 
 def footprint_kb(largest: int) -> int:

@@ -64,10 +64,11 @@ def _save(tx: Transaction, system: SystemRecord, addresses: list[Address]) -> No
 
 
 def overlapping(tx: Transaction, system_name: str, wanted: Address) -> tuple[str, Address] | None:
-    """The (system, address) of a listener of the store that overlaps `wanted`."""
+    """The (system, address) of a listener of the store that overlaps `wanted` (the same
+    address twice on one system too; PORT(0) on two systems does not: each gets a port)."""
     for other in tx.systems():
         for address in configured(other):
-            if address.covers(wanted) or address == wanted:
+            if address.covers(wanted) or (address == wanted and other.name == system_name):
                 return other.name, address
     return None
 

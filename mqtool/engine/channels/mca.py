@@ -52,7 +52,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from mqtool.clock import Clock
-from mqtool.engine.channels import offload, wire
+from mqtool.engine.channels import initiator, offload, wire
 from mqtool.engine.channels.ends import (
     CSECT,
     MQRC_OBJECT_IN_USE,
@@ -238,6 +238,9 @@ def start_chinit(tx: Transaction, system: SystemRecord, now: float) -> None:
             end.save(tx)
             schedule(tx, system.name, CHANNEL_TIMER, now)
     End(system, manager, ChannelStatus()).say(tx, now, "chinit_started")
+    storage = initiator.report(tx, system)
+    console(tx, system, now, "CSQX004I", initiator.STORAGE_CSECT, used=storage.used_mb, free=storage.free_mb,
+            above_used=storage.above_used_mb, above_free=storage.above_free_mb)  # fmt: skip
 
 
 def stop_chinit(store: Store, clock: Clock, tx: Transaction, system: SystemRecord) -> None:

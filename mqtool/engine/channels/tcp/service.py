@@ -112,6 +112,8 @@ class ChannelService:
         self._last_line: dict[Key, float] = {}
         self._blockaddr: dict[str, chlauth.Record | None] = {}  # system -> its BLOCKADDR record (CHLAUTH)
         self._blocked_lines: dict[tuple[Key, str], float] = {}  # (listener, address) -> its last CSQX782E
+        self._over_limit: dict[Key, tuple[str, str]] = {}  # listener -> (channel, peer) refused at MAX_SESSIONS
+        self._limit_lines: dict[Key, float] = {}  # listener -> its last MQT0549W / MQSC0364W
         self.errors: list[str] = []
 
     # -- the loop's interface ---------------------------------------------------------
@@ -293,6 +295,8 @@ class ChannelService:
                 pass
             sock.close()
             self.tally(key, "session limit")
+            with self._lock:
+                self._over_limit[key] = (hello[0], peer)
             return
         session = Inbound(self.context, key, sock, peer, hello, left)
         with self._lock:
@@ -314,6 +318,7 @@ class ChannelService:
         drained = self._listeners.drain()
         with self._lock:
             tallies, self._tallies = self._tallies, {}
+            over_limit, self._over_limit = self._over_limit, {}
         now = time.monotonic()
         for key, counts in drained.items():
             if counts.dropped:
@@ -344,6 +349,9 @@ class ChannelService:
                 status.dropped += tally["lost"]
                 listener_store.put_status(tx, system_name, status)
                 self._line(tx, system, key, address, now)
+                if key in over_limit and now - self._limit_lines.get(key, -LINE_SECONDS) >= LINE_SECONDS:
+                    self._limit_lines[key] = now
+                    self._limit_line(tx, system, address, key, over_limit[key])
                 if found is not None and found.blocked:
                     self._blocked_line(tx, system, key, found.blocked, now)
 
@@ -364,6 +372,20 @@ class ChannelService:
             written += 1
             self._blocked_lines[(key, host)] = now
             access.blocked_line(tx, system, self.clock.timestamp(), record, host or "other addresses")
+
+    def _limit_line(
+        self, tx: Transaction, system: SystemRecord, address: Address, key: Key, refused: tuple[str, str]
+    ) -> None:  # fmt: skip
+        """MQT0549W / MQSC0364W: a channel refused because MAX_SESSIONS run (one line a
+        minute at most per listener)."""
+        name, peer = refused
+        port = self._open.get(key, address.port)
+        if system.platform == "zos":
+            console(tx, system, self.clock.timestamp(), "MQT0549W", CSECT, port=port, address=address.host, name=name,
+                    address_from=peer, count=MAX_SESSIONS)  # fmt: skip
+        else:
+            console(tx, system, self.clock.timestamp(), "MQSC0364W", address=str(address), name=name,
+                    address_from=peer, count=MAX_SESSIONS)  # fmt: skip
 
     def _line(self, tx: Transaction, system: SystemRecord, key: Key, address: Address, now: float) -> None:
         drops = self._drops.get(key)
