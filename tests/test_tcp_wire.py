@@ -86,7 +86,7 @@ def test_the_page_documents_the_format() -> None:
     plain = re.sub(r"\\[-e]", "-", text).replace("\\(bu", "")
     assert '"MQTL"' in plain and "version         unsigned 16 bits, big-endian: 1" in plain
     assert "never to a real IBM MQ queue manager" in plain
-    for op in ("HELLO", "HELLO-OK", "REFUSE", "INIT", "ACCEPT", "EOB", "CONFIRM", "ERROR", "HB", "HBACK", "CLOSE"):
+    for op in ("HELLO", "HELLO-OK", "REFUSE", "TLS", "INIT", "ACCEPT", "EOB", "CONFIRM", "ERROR", "HB", "HBACK", "CLOSE"):
         assert f".B {op}" in plain or f".BR {op}" in plain, op
     for codec in frames.CODECS[1:]:
         assert codec in plain
