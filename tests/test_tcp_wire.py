@@ -5,13 +5,17 @@ the page documents the constants the code uses."""
 from __future__ import annotations
 
 import re
+import socket
+import threading
+import time
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mqtool.engine.channels.tcp import frames, handshake, listener
+from mqtool.engine.channels.tcp import agents, frames, handshake, listener
+from mqtool.engine.channels.tcp.link import Link, LinkError
 
 PAGE = Path(__file__).resolve().parents[1] / "man" / "mqtool-wire.7"
 
@@ -86,11 +90,44 @@ def test_the_page_documents_the_format() -> None:
     plain = re.sub(r"\\[-e]", "-", text).replace("\\(bu", "")
     assert '"MQTL"' in plain and "version         unsigned 16 bits, big-endian: 1" in plain
     assert "never to a real IBM MQ queue manager" in plain
-    for op in ("HELLO", "HELLO-OK", "REFUSE", "TLS", "INIT", "ACCEPT", "EOB", "CONFIRM", "ERROR", "HB", "HBACK", "CLOSE"):
+    ops = ("HELLO", "HELLO-OK", "REFUSE", "TLS", "INIT", "ACCEPT", "EOB", "CONFIRM", "ERROR", "HB", "HBACK", "CLOSE")
+    for op in (*ops, "DISCARD"):
         assert f".B {op}" in plain or f".BR {op}" in plain, op
     for codec in frames.CODECS[1:]:
         assert codec in plain
     assert f"{frames.MAX_CONTROL // 1024} KiB for a control frame" in plain
     assert f"{handshake.HELLO_MAX} bytes of HELLO" in plain
     assert f"at most {listener.MAX_PENDING} connections wait" in plain
+    assert f"at most {agents.PREFETCH_BYTES // 2**20} MiB of frames read ahead" in plain
     assert f"{int(listener.HELLO_SECONDS)} seconds" in plain
+
+
+def test_a_receiver_reads_ahead_within_its_bound_and_in_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The read-ahead of a running receiver (agents.Prefetch) holds at most its budget of
+    frames besides the one being read, hands them over in order, and passes the link's
+    end on when its turn comes."""
+    monkeypatch.setattr(agents, "PREFETCH_BYTES", 3 * 2**20)
+    ours, theirs = socket.socketpair()
+    payloads = [bytes([index]) * 2**20 for index in range(12)]
+    sent = [frames.message(frames.WireMessage(len(data), "", {"n": n}, data)) for n, data in enumerate(payloads)]
+    writer = threading.Thread(target=lambda: [theirs.sendall(frame) for frame in sent], daemon=True)
+    writer.start()
+    link = Link(ours, "test")
+    ahead = agents.Prefetch(link, 2**21, 2**21)
+    try:
+        deadline = time.monotonic() + 30
+        while ahead._held < agents.PREFETCH_BYTES and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.2)  # it has read all it may: it waits for room
+        assert agents.PREFETCH_BYTES <= ahead._held <= agents.PREFETCH_BYTES + len(sent[0])
+        for index, data in enumerate(payloads):
+            kind, item = ahead.next(time.monotonic() + 30)
+            assert kind == frames.MESSAGE and item.descriptor == {"n": index} and item.data == data
+        writer.join(30)
+        theirs.close()
+        with pytest.raises(LinkError) as ended:
+            ahead.next(time.monotonic() + 30)
+        assert ended.value.kind == "closed"
+    finally:
+        ahead.stop()
+        link.close()

@@ -7,11 +7,13 @@ A batch over TCP, with the sender's and the receiver's stores in two processes:
 
 1. the sender streams up to BATCHSZ messages (read from its transmission queue,
    compressed as negotiated, then framed: compression before encryption); the receiver
-   keeps them aside (in memory, on disk beyond SPOOL_MEMORY);
+   puts each as it arrives, in a transaction of its store that stays open until the
+   batch's end (reading ahead up to PREFETCH_BYTES of frames while it puts and commits);
 2. the sender records the batch in doubt (its rows, its LUWID) and commits;
 3. it sends the batch's end; the receiver puts the messages (or dead-letters them),
    records the LUWID and the last sequence number, commits, and confirms;
-4. the sender removes the batch from its transmission queue and commits.
+4. the sender settles the batch (in the transaction that records the next batch in
+   doubt), and its remover takes the messages off the transmission queue.
 
 A failure before 2 leaves nothing; between 2 and 3 the receiver has not the LUWID and
 the batch is backed out at the next start; after 3 the receiver has it and the batch is
@@ -27,6 +29,7 @@ import signal
 import sys
 import threading
 import time
+from collections import deque
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -38,7 +41,16 @@ from mqtool.engine.channels.ends import BatchFailed, End, Work, maxmsgl, qmgr_na
 from mqtool.engine.channels.partner import chinit_active, platform_of, queue_manager
 from mqtool.engine.channels.receiving import Receiving, Terms, check, negotiate
 from mqtool.engine.channels.receiving import bind as bind_receiver
-from mqtool.engine.channels.status import ACTIVE_STATES, INACTIVE, RUNNING, STOPPED, ChannelStatus, Totals, next_seq
+from mqtool.engine.channels.status import (
+    ACTIVE_STATES,
+    INACTIVE,
+    RUNNING,
+    STOPPED,
+    ChannelStatus,
+    InDoubt,
+    Totals,
+    next_seq,
+)
 from mqtool.engine.channels.tcp import frames
 from mqtool.engine.channels.tcp.link import Link, LinkError
 from mqtool.engine.core.message import PutOptions
@@ -52,6 +64,8 @@ IDLE_BOUND = 600.0  # seconds a receiver waits for anything when HBINT is 0 (mqt
 CONTROL_SECONDS = 30.0  # the first exchange, a heartbeat's answer
 POLL = 0.25  # seconds between looks at an idle transmission queue
 BATCH_SECONDS = 30.0  # while a batch is open at the receiver, the longest wait for its next frame
+PREFETCH_BYTES = 16 * 1024 * 1024  # frames a running receiver reads ahead of its puts
+PREFETCH_SLICE = 0.25  # seconds: how soon the read-ahead thread sees that it is to stop
 KILL_VARIABLE = "MQTOOL_TEST_CHANNEL_KILL_AT"  # tests only: kill this process at its Nth protocol point
 
 
@@ -260,17 +274,21 @@ class Sender:
         Two batches are under way at a time, as MQ pipelines them: while the receiver
         commits batch N (its end was sent), this end reads and sends the messages of
         batch N+1, and the remover takes batch N-1 off the transmission queue. Batch
-        N+1's end goes only once N is confirmed and N+1 is recorded in doubt, so the
-        receiver never commits a batch this end could not resolve."""
+        N+1's end goes only once N is confirmed and N+1 is recorded in doubt (one
+        transaction does both), so the receiver never commits a batch this end could
+        not resolve."""
         pending: _Streamed | None = None  # its end sent, its confirmation due
         try:
             while True:
                 following = None if self.stopping.is_set() else self._stream(pending)
                 if pending is not None:
-                    self._confirmed(pending, following)
+                    self._confirmed(pending)
+                if pending is not None or following is not None:
+                    following = self._commit(pending, following)
                     pending = None
                 if following is not None:
-                    pending = self._end_batch(following)
+                    self._send_end(following)
+                    pending = following
                     continue
                 if self.stopping.is_set():
                     self._close("stopped")
@@ -360,37 +378,53 @@ class Sender:
                 protocol_point()
         return batch if batch.rows else None
 
-    def _end_batch(self, batch: _Streamed) -> _Streamed | None:
-        """Step 2: the batch recorded in doubt (committed), then its end sent. None when
-        an application got one of its messages meanwhile: the receiver drops it and it
-        is read again."""
+    def _commit(self, confirmed: _Streamed | None, following: _Streamed | None) -> _Streamed | None:
+        """Steps 4 and 2 in one transaction: the batch the receiver confirmed settled (its
+        rows listed for the remover, which takes them off after the commit), and the
+        batch just streamed recorded in doubt. Returns that batch, or None when an
+        application got one of its messages meanwhile: the receiver is told to drop it
+        (DISCARD) and it is read again. The remover has finished the batch before, so
+        the two never wait on the store's write lock."""
         place = self.place
+        self.remover.wait()
+        discard = False
         with place.store.transaction() as tx:
             end = self._mine(tx)
-            if end.status.state != RUNNING:
+            if confirmed is not None:
+                mca.settle(place.work(tx), end, True, later=True)
+                self._count(end)
+            elif end.status.state != RUNNING:
                 raise Failure("gone")
-            if not _still_there(tx, batch.rows):
-                tx.fail()
-                self.link.send_control("DISCARD")
-                return None
-            batch.luwid = mca.next_luwid(end)
-            indoubt = mca.record_in_doubt(end, batch.luwid, batch.rows, batch.sent, batch.last_technique)
-            mca.mark_in_flight(tx, end, [*end.status.removal, *batch.rows])
+            if following is not None and not _still_there(tx, following.rows):
+                discard, following = True, None
+            if following is not None:
+                following.luwid = mca.next_luwid(end)
+                following.indoubt = mca.record_in_doubt(end, following.luwid, following.rows, following.sent,
+                                                        following.last_technique)  # fmt: skip
+                mca.mark_in_flight(tx, end, [*end.status.removal, *following.rows])
             end.save(tx)
         protocol_point()
+        if confirmed is not None:
+            self.remover.take(confirmed.rows)
+        if discard:
+            self.link.send_control("DISCARD")
+        return following
+
+    def _send_end(self, batch: _Streamed) -> None:
+        """Step 3: the batch's end, once it is recorded in doubt."""
+        indoubt = batch.indoubt
+        assert indoubt is not None
         self.link.send_control("EOB", luwid=batch.luwid, first=indoubt.first, last=indoubt.last, count=len(batch.rows))
         self.last_sent = time.monotonic()
-        return batch
 
-    def _confirmed(self, batch: _Streamed, following: _Streamed | None) -> None:
-        """Step 4: the receiver's answer to a batch's end; the batch confirmed (its
-        messages handed to the remover), or backed out on ERROR (the batch streamed
-        after it, not yet ended, is dropped by the receiver too)."""
+    def _confirmed(self, batch: _Streamed) -> None:
+        """The receiver's answer to a batch's end: CONFIRM (settled by `_commit`), or
+        ERROR: the receiver rolled it back (and the batch streamed after it, not yet
+        ended), and it is sent again after the retry."""
         place = self.place
         answer = self.link.read_control(time.monotonic() + receive_bound(self.hbint))
         protocol_point()
         if answer["op"] == "ERROR":
-            # The receiver rolled the batch back: it is sent again after the retry.
             with place.store.transaction() as tx:
                 end = self._mine(tx)
                 mca.settle(place.work(tx), end, False)
@@ -399,14 +433,6 @@ class Sender:
         if answer["op"] != "CONFIRM" or answer.get("luwid") != batch.luwid:
             due = f"CONFIRM {batch.luwid}"
             raise Failure("protocol", detail=f"{answer['op']} {answer.get('luwid', '')} where {due} was due")
-        with place.store.transaction() as tx:
-            end = self._mine(tx)
-            work = place.work(tx)
-            mca.settle(work, end, True, later=True)
-            self._count(end)
-            end.save(tx)
-        protocol_point()
-        self.remover.take(batch.rows)
 
     def _count(self, end: End) -> None:
         self.counted = count_link(end, (self.link.frames_sent, self.link.socket_sent), self.counted)
@@ -421,6 +447,7 @@ class _Streamed:
     rows: list[int] = field(default_factory=list)
     sent: Totals = field(default_factory=Totals)
     luwid: str = ""
+    indoubt: InDoubt | None = None
 
 
 def _still_there(tx: Transaction, rows: list[int]) -> bool:
@@ -502,6 +529,7 @@ class Receiver:
         self.terms: Terms | None = None
         self.peer_qmgr = ""
         self.counted = (0, 0)
+        self.prefetch: Prefetch | None = None
 
     def bind(self, init: dict[str, Any]) -> None:
         """Answers an INIT: ACCEPT (the channel runs), or REFUSE and Failure."""
@@ -590,17 +618,21 @@ class Receiver:
         assert self.terms is not None
         limit = self.terms.maxmsgl + frames.MESSAGE_OVERHEAD
         batch: _Open | None = None
+        ahead = Prefetch(self.link, limit, self.terms.maxmsgl)
+        self.prefetch = ahead
         try:
             while True:
                 wait = receive_bound(self.terms.hbint)
                 if batch is not None:
                     wait = min(wait, BATCH_SECONDS)
                 try:
-                    kind, body = self.link.read_frame(limit, time.monotonic() + wait)
+                    kind, body = ahead.next(time.monotonic() + wait)
                 except LinkError as exc:
                     if exc.kind == "timeout":
                         raise Failure("timeout", wait=int(wait)) from None
                     raise
+                if isinstance(body, frames.FrameError):
+                    raise Failure("protocol", detail=body.detail)
                 if kind == frames.MESSAGE:
                     if batch is None:
                         batch = self._open()
@@ -617,10 +649,7 @@ class Receiver:
                             batch.abandon()
                     protocol_point()
                     continue
-                try:
-                    control = frames.parse_control(body)
-                except frames.FrameError as exc:
-                    raise Failure("protocol", detail=exc.detail) from None
+                control = body
                 op = control["op"]
                 if op == "HB" and batch is None:
                     self.link.send_control("HBACK")
@@ -636,6 +665,7 @@ class Receiver:
                 else:
                     raise Failure("protocol", detail=f"{op} where a message or a batch's end was due")
         finally:
+            ahead.stop()
             if batch is not None:
                 batch.abandon()
 
@@ -682,11 +712,7 @@ class Receiver:
         self.link.send_control("CONFIRM", luwid=luwid, seq=last)
         protocol_point()
 
-    def _deliver(self, work: Work, receiving: Receiving, body: bytes, terms: Terms) -> str:
-        try:
-            item = frames.parse_message(body, terms.maxmsgl)
-        except frames.FrameError as exc:
-            raise Failure("protocol", detail=exc.detail) from None
+    def _deliver(self, work: Work, receiving: Receiving, item: frames.WireMessage, terms: Terms) -> str:
         options = options_of(item.descriptor)
         delivery = receiving.prepare(work, item.length, str(item.descriptor.get("header") or ""))
         original: bytes | None = None
@@ -704,7 +730,88 @@ class Receiver:
         return item.codec or wire.NONE
 
     def _count(self, end: End) -> None:
-        self.counted = count_link(end, (self.link.frames_received, self.link.socket_received), self.counted)
+        # Frames as taken (the read-ahead may hold the next batch's); socket bytes as read.
+        taken = self.prefetch.taken if self.prefetch is not None else self.link.frames_received
+        self.counted = count_link(end, (taken, self.link.socket_received), self.counted)
+
+
+class Prefetch:
+    """The frames of a running receiver, read (and parsed) in a thread of its own while
+    the receiver puts messages and commits batches, so that the store's work and the
+    socket's overlap: up to PREFETCH_BYTES of frames ahead (and the one being read), each
+    read bounded as the link bounds it. `next` hands them over in order, with the
+    receiver's own deadline; a link failure comes out of `next` when its turn comes."""
+
+    def __init__(self, link: Link, limit: int, maxmsgl: int) -> None:
+        self.link = link
+        self.limit = limit
+        self.maxmsgl = maxmsgl
+        self.taken = link.frames_received  # bytes of frames handed over
+        self._items: deque[tuple[bytes, Any, int]] = deque()
+        self._held = 0
+        self._stopping = False
+        self._cond = threading.Condition()
+        self._thread = threading.Thread(target=self._run, name="mqtool-receive-ahead", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        link = self.link
+        while True:
+            with self._cond:
+                while self._held >= PREFETCH_BYTES and not self._stopping:
+                    self._cond.wait()
+                if self._stopping:
+                    return
+            try:
+                kind, body = link.read_frame(self.limit, time.monotonic() + PREFETCH_SLICE)
+            except LinkError as exc:
+                if exc.kind == "timeout":
+                    continue  # nothing consumed: the frame is read whole at a later try
+                self._push(b"", exc, 0)
+                return
+            except BaseException as exc:  # handed to the receiver's thread, which ends the channel
+                self._push(b"", exc, 0)
+                return
+            value: Any
+            try:
+                if kind == frames.MESSAGE:
+                    value = frames.parse_message(body, self.maxmsgl)
+                else:
+                    value = frames.parse_control(body)
+            except frames.FrameError as exc:
+                value = exc
+            self._push(kind, value, frames.HEADER.size + len(body))
+
+    def _push(self, kind: bytes, value: Any, size: int) -> None:
+        with self._cond:
+            self._items.append((kind, value, size))
+            self._held += size
+            self._cond.notify_all()
+
+    def next(self, deadline: float) -> tuple[bytes, Any]:
+        """The next frame: (MESSAGE, WireMessage) or (CONTROL, its fields), or a
+        FrameError as the value of a frame that does not hold together; LinkError
+        (timeout) when none came by the deadline, or the link's own failure."""
+        with self._cond:
+            while not self._items:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise LinkError("timeout", "no frame came")
+                self._cond.wait(left)
+            kind, value, size = self._items.popleft()
+            self._held -= size
+            self.taken += size
+            self._cond.notify_all()
+        if not kind:
+            raise value
+        return kind, value
+
+    def stop(self) -> None:
+        """Ends the thread (within PREFETCH_SLICE), before the link is closed."""
+        with self._cond:
+            self._stopping = True
+            self._cond.notify_all()
+        self._thread.join(PREFETCH_SLICE + 5)
 
 
 def count_link(end: End, now: tuple[int, int], counted: tuple[int, int]) -> tuple[int, int]:

@@ -7,6 +7,10 @@ hands this link data it already compressed.
 
 TLS runs through an `ssl.SSLObject` over memory buffers, so the bytes on the socket are
 counted exactly and every handshake read has the same deadline as any other read.
+
+One thread may read while another writes (a receiver reads ahead while it answers):
+the TLS object is used under a lock, and what it produces goes to the socket in order
+under another (OpenSSL objects are not safe for two threads at once).
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 import select
 import socket
 import ssl
+import threading
 import time
 from typing import Any
 
@@ -54,24 +59,30 @@ class Link:
         self.frames_received = 0
         self.closed = False
         self.security: dict[str, Any] = {}  # the SSL fields of the channel status, once TLS is made (tls.py)
+        self._tls_lock = threading.Lock()  # the SSLObject, one call at a time
+        self._send_lock = threading.RLock()  # bytes to the socket, in the order TLS made them
 
     # -- writing ----------------------------------------------------------------------
     def send(self, data: bytes | bytearray | memoryview) -> None:
         """Writes bytes (frames, or the preamble), encrypted when TLS runs."""
         self.frames_sent += len(data)
-        if self.tls is None:
-            self._send_raw(data)
-            return
-        try:
-            self.tls.write(data)
-        except ssl.SSLError as exc:
-            raise LinkError("tls", str(exc), exc) from None
-        self._flush()
+        with self._send_lock:
+            if self.tls is None:
+                self._send_raw(data)
+                return
+            try:
+                with self._tls_lock:
+                    self.tls.write(data)
+            except ssl.SSLError as exc:
+                raise LinkError("tls", str(exc), exc) from None
+            self._flush()
 
     def _flush(self) -> None:
-        pending = self._outgoing.read()
-        if pending:
-            self._send_raw(pending)
+        """What TLS produced (records, alerts, answers to key updates) to the socket."""
+        with self._send_lock:
+            pending = self._outgoing.read()
+            if pending:
+                self._send_raw(pending)
 
     def _send_raw(self, data: bytes | bytearray | memoryview) -> None:
         view = memoryview(data)
@@ -148,7 +159,8 @@ class Link:
         parts: list[bytes] = []
         while True:
             try:
-                chunk = self.tls.read(RECEIVE_CHUNK)
+                with self._tls_lock:
+                    chunk = self.tls.read(RECEIVE_CHUNK)
             except ssl.SSLWantReadError:
                 break
             except ssl.SSLZeroReturnError:
@@ -301,7 +313,8 @@ class Link:
         try:
             if self.tls is not None:
                 try:
-                    self.tls.unwrap()
+                    with self._tls_lock:
+                        self.tls.unwrap()
                 except (ssl.SSLError, ValueError):
                     pass
                 try:
