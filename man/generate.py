@@ -52,8 +52,9 @@ DIALECT_TITLES = {
     "ztpf_http": "z/TPF HTTP server (ZHTPS)",
 }
 # Hand-written pages with nothing generated in them; a test of their own checks each
-# (mqtool-rest.7: tests/test_rest_cli.py, against the REST API's ids, roles and headers).
-HAND_WRITTEN = ("mqtool-rest.7",)
+# (mqtool-rest.7: tests/test_rest_cli.py, against the REST API's ids, roles and headers;
+# mqtool-wire.7: tests/test_tcp_wire.py, against the wire format's constants).
+HAND_WRITTEN = ("mqtool-rest.7", "mqtool-wire.7")
 SECTION_SEVEN = ("mqtool-ztpf(7)", "mqtool-zos(7)", "mqtool-http(7)", "mqtool-messages(7)")
 # Message id prefixes -> the heading they are listed under in mqtool-messages(7).
 MESSAGE_GROUPS = (

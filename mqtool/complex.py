@@ -152,7 +152,11 @@ SETTINGS: dict[str, Setting] = {
         BOTH, "choice", "CPU model; z15 and later have the Integrated Accelerator for zEDC", choices=CPU_MODELS
     ),
     "offset": Setting(BOTH, "offset", "display offset from UTC, +hh:mm or -hh:mm"),
-    "listener": Setting(BOTH, "listener", "listener address host(port) that channels' CONNAME name; '' for none"),
+    "listener": Setting(
+        BOTH,
+        "listener",
+        "the TCP listeners, host(port) each, comma-separated (START LISTENER adds one); '' for none",
+    ),
     "processor": Setting(
         ("ztpf",), "pattern", "processor id (CPU- in the console header)", pattern=r"[A-Z0-9]", what="1 letter or digit"
     ),
@@ -254,19 +258,15 @@ def check_setting(platform: str, key: str, raw: str) -> Any:
         except ClockError as exc:
             raise SettingError(str(exc)) from exc
     if setting.kind == "listener":
-        if text == "":
-            return ""
-        from mqtool.engine.channels.conname import ConnameError, parse_one
+        from mqtool.engine.channels import conname
 
         try:
-            parse_one(text)  # the reader of CONNAME: a sender's CONNAME finds this listener
-            if not text.endswith(")"):
-                raise ConnameError("a listener names its port")
-        except ConnameError:
-            raise SettingError(f"{raw!r} is not host(port) with a port 1-65535, e.g. 127.0.0.1(1414)") from None
-        if len(text) > 256:
-            raise SettingError(f"{raw!r} is longer than 256 characters")
-        return text
+            addresses = conname.parse_list(text, listener=True)
+        except conname.ConnameError as exc:
+            raise SettingError(f"{exc}; e.g. 127.0.0.1(1414), or several separated by commas") from exc
+        if len(set(addresses)) != len(addresses):
+            raise SettingError(f"{raw!r} names an address twice")
+        return conname.format_list(addresses)
     if setting.kind == "cpf":
         upper = text.upper()
         if not upper or len(upper) > 8 or upper[0] not in CPF_FIRST or not _CPF.match(upper[1:]):
@@ -353,7 +353,9 @@ def check_system(system: SystemRecord, others: list[SystemRecord]) -> None:
     if system.platform == "ztpf" and int(attrs.get("sweeplo", 0)) >= int(attrs.get("sweephi", 100)):
         raise SettingError(f"sweeplo {attrs.get('sweeplo')} must be below sweephi {attrs.get('sweephi')}")
     cpf = str(attrs.get("cpf", "")).upper()
-    listener = str(attrs.get("listener", "")).lower()
+    from mqtool.engine.channels.listeners import configured
+
+    mine = configured(system)
     for other in others:
         if other.name == system.name:
             continue
@@ -361,8 +363,10 @@ def check_system(system: SystemRecord, others: list[SystemRecord]) -> None:
         both = system.platform == other.platform == "zos" and cpf and theirs
         if both and (cpf.startswith(theirs) or theirs.startswith(cpf)):
             raise SettingError(f"cpf {cpf} clashes with {theirs} of system {other.name}: neither may begin the other")
-        if listener and listener == str(other.attrs.get("listener", "")).lower():
-            raise SettingError(f"listener {attrs['listener']} is already the listener of system {other.name}")
+        for address in mine:
+            for theirs_address in configured(other):
+                if address.covers(theirs_address):  # PORT 0 overlaps nothing: each gets its own port
+                    raise SettingError(f"listener {address} is already a listener of system {other.name}")
 
 
 # The settings of a system, as the options of `mqtool system add/alter` name them: name,
@@ -370,7 +374,11 @@ def check_system(system: SystemRecord, others: list[SystemRecord]) -> None:
 SETTING_OPTIONS: tuple[tuple[str, str, str], ...] = (
     ("cpu", "MODEL", "CPU model z13, z14, z15, z16 or z17; z15 and later have the zEDC accelerator [z15]."),
     ("offset", "+HH:MM", "Display offset from UTC [z/TPF -05:00, z/OS +00:00]."),
-    ("listener", "HOST(PORT)", "Listener address that a sender channel's CONNAME names; '' for none."),
+    (
+        "listener",
+        "HOST(PORT)",
+        "TCP listeners, comma-separated (START LISTENER adds one); a sender's CONNAME names one; '' for none.",
+    ),
     ("processor", "X", "z/TPF: processor id, CPU- in the console header [B]."),
     ("subsystem", "NAME", "z/TPF: subsystem, SS- in the console header, 1-4 characters [BSS]."),
     ("ssu", "NAME", "z/TPF: subsystem user, SSU- in the console header, 1-4 characters [HPN]."),

@@ -410,6 +410,71 @@ CATALOGUE: dict[str, Entry] = {
         "Channel {name}: transmission queue {queue} is GET(DISABLED), the batch in doubt stays",
         "RESOLVE CHANNEL ACTION(COMMIT) cannot remove the batch's messages from a GET(DISABLED) transmission queue.",
     ),
+    # net-transport: listeners and channels over TCP, in the z/OS framing (mqtool's ids
+    # where IBM's catalogue has no message for the event)
+    "MQT0530E": Entry(
+        "Listener for port {port} address {address} not started: {reason}",
+        "START LISTENER of an address that overlaps one this queue manager, or another system of the store, "
+        "listens on (IBM: the same, a subset or a superset of an address and port already listened on).",
+    ),
+    "MQT0531E": Entry(
+        "No listener started for port {port} address {address}",
+        "STOP LISTENER named no listener of the queue manager (IBM's reason 3234, MQRCCF_LISTENER_STOPPED).",
+    ),
+    "MQT0532I": Entry(
+        "Listener for port {port} address {address} has no socket: no mqtool serve or shell runs on this store",
+        "DISPLAY CHINIT: the listener is started (channels of the store reach the system through it), but only a "
+        "serving loop opens its socket for other stores and machines.",
+    ),
+    "MQT0533I": Entry(
+        "Listener for port {port}: {connections} connections, {channels} channels started, {refused} refused, "
+        "{blocked} blocked by CHLAUTH, {dropped} closed before a channel started",
+        "DISPLAY CHINIT, after a listener's CSQX846I (mqtool's line; z/OS has no listener status): what it counted "
+        "since START LISTENER.",
+    ),
+    "MQT0540E": Entry(
+        "Channel {name}: the partner at {conname} is not an mqtool channel listener ({detail}); an mqtool channel "
+        "talks only to mqtool, never to an IBM MQ queue manager; retrying in {seconds}s",
+        "Console: the first bytes from the CONNAME are not mqtool's wire preamble (mqtool-wire(7)).",
+    ),
+    "MQT0541E": Entry(
+        "Channel {name}: the partner at {conname} speaks mqtool wire version {theirs}, this mqtool speaks "
+        "version {ours}; retrying in {seconds}s",
+        "Console, on both ends: the two mqtool installations use different wire versions; upgrade one of them.",
+    ),
+    "MQT0542E": Entry(
+        "Channel {name}: protocol error with {conname}: {detail}; retrying in {seconds}s",
+        "Console: the partner sent a frame this mqtool refuses (garbage, a length over the bound, a message "
+        "longer than the channel's MAXMSGL, an unexpected frame); the connection is closed.",
+    ),
+    "MQT0543E": Entry(
+        "Inbound channel {name} from {address} refused: {detail}",
+        "Console of the receiving queue manager: a channel that came in through a listener could not start "
+        "(not defined, stopped, of the wrong type, busy, a sequence number error, a version or TLS failure).",
+    ),
+    "MQT0544I": Entry(
+        "Channel {name} connects to {conname} over TCP when mqtool serve or a shell runs on this store",
+        "Console: no system of the store listens at the sender's CONNAME, so it is reached over TCP, which only a "
+        "serving loop does; the channel stays BINDING until one runs.",
+    ),
+    "MQT0545E": Entry(
+        "Channel {name} stopped after {retries} retries; START CHANNEL tries again",
+        "Console: the channel used up SHORTRTY and LONGRTY and is STOPPED.",
+    ),
+    "MQT0547I": Entry(
+        "Channel {name}: the sender on {qmgr} at {conname} calls this requester back",
+        "Console: a requester started and its partner is a sender (SDR), which starts and connects back to it.",
+    ),
+    "MQT0548W": Entry(
+        "Listener for port {port} address {address} closed {count} connection(s) before a channel started: {reasons}",
+        "Console, at most one line a minute per listener: connections that sent garbage, nothing (idle past the "
+        "bound), a frame over the bound, or came while the listener had as many waiting as it keeps.",
+    ),
+    "MQT0549W": Entry(
+        "Listener for port {port} address {address} refused channel {name} from {address_from}: {count} channels "
+        "are running, the most the listener takes",
+        "Console: more channels than the listener runs at once (MAXCHL) asked to start; the newcomer retries.",
+    ),
     "MQT0520E": Entry(
         "Channel {name}: {verb} is not valid for CHLTYPE({chltype})",
         "RESET of a server-connection channel, RESOLVE of a channel that is not a sender.",
@@ -645,6 +710,100 @@ CATALOGUE: dict[str, Entry] = {
         "CHL-{name} RETRYING IN {seconds} SECONDS - RECEIVER {name} ON {qmgr} ENDED",
         "Console: the running sender's receiver is no longer bound to it (the partner's channel initiator stopped).",
     ),
+    # net-transport: channels over TCP and the listeners (mqtool's ids)
+    "MQSC0340W": Entry(
+        "CHL-{name} RETRYING IN {seconds} SECONDS - CANNOT CONNECT TO {conname} - {reason}",
+        "Console: the TCP connection to the sender's CONNAME failed (refused, unreachable, timed out).",
+    ),
+    "MQSC0341W": Entry(
+        "CHL-{name} RETRYING IN {seconds} SECONDS - CONNECTION TO {conname} LOST - {detail}",
+        "Console: the partner closed the connection or it broke; a batch recorded in doubt is resolved at the next "
+        "start.",
+    ),
+    "MQSC0342W": Entry(
+        "CHL-{name} RETRYING IN {seconds} SECONDS - NO RESPONSE FROM {conname} IN {wait} SECONDS",
+        "Console: the partner sent nothing for the heartbeat interval's bound (2 x HBINT below 60, else HBINT + 60).",
+    ),
+    "MQSC0343E": Entry(
+        "CHL-{name} RETRYING IN {seconds} SECONDS - {conname} IS NOT AN MQTOOL LISTENER ({detail}) - "
+        "MQTOOL CHANNELS DO NOT TALK TO IBM MQ",
+        "Console: the first bytes from the CONNAME are not mqtool's wire preamble (mqtool-wire(7)).",
+    ),
+    "MQSC0344E": Entry(
+        "CHL-{name} RETRYING IN {seconds} SECONDS - {conname} SPEAKS WIRE VERSION {theirs}, THIS MQTOOL {ours}",
+        "Console, on both ends: the two mqtool installations use different wire versions.",
+    ),
+    "MQSC0345E": Entry(
+        "CHL-{name} RETRYING IN {seconds} SECONDS - PROTOCOL ERROR WITH {conname} - {detail}",
+        "Console: the partner sent a frame this mqtool refuses; the connection is closed.",
+    ),
+    "MQSC0346W": Entry(
+        "CHL-{name} FROM {address} REFUSED - {detail}",
+        "Console of the receiving queue manager: a channel that came in through a listener could not start.",
+    ),
+    "MQSC0347I": Entry(
+        "CHL-{name} CONNECTS TO {conname} OVER TCP WHEN MQTOOL SERVE OR A SHELL RUNS",
+        "Console: no system of the store listens at the CONNAME, so it is reached over TCP, which only a serving "
+        "loop does; the channel stays BINDING until one runs.",
+    ),
+    "MQSC0348I": Entry(
+        "CHL-{name} INACTIVE - NOTHING TO SEND FOR {seconds} SECONDS (DISCINT)",
+        "Console: the sender's disconnect interval passed with nothing to send; START CHL starts it again.",
+    ),
+    "MQSC0349E": Entry(
+        "CHL-{name} STOPPED AFTER {retries} RETRIES - ENTER ZMQSC START CHL-{name}",
+        "Console: the channel used up SHORTRTY and LONGRTY and is STOPPED.",
+    ),
+    "MQSC0350E": Entry(
+        "CHL-{name} RETRYING IN {seconds} SECONDS - TLS WITH {conname} FAILED - {detail}",
+        "Console: a TLS record of a running channel could not be read (a communications error: the channel "
+        "retries); failures of the handshake and its checks stop the channel with MQSC0380E.",
+    ),
+    "MQSC0352I": Entry(
+        "CHL-{name} REQUESTER - SENDER ON {qmgr} AT {conname} CALLS BACK",
+        "Console: a requester's partner is a sender, which starts and connects back to it.",
+    ),
+    "MQSC0353I": Entry(
+        "CHANNEL TRANSPORT DISPLAY: - {name}\n"
+        "Transport          - {transport}\n"
+        "Peer Address       - {peer}\n"
+        "CipherSpec         - {sslciph}\n"
+        "Peer DN            - {sslpeer}\n"
+        "Heartbeat Interval - {hbint}\n"
+        "Frame Bytes        - {frames_last} ({frames})\n"
+        "Socket Bytes       - {socket_last} ({socket})",
+        "Follows MQSC0351I for a channel that ran over TCP: the bytes of its frames (message data as compressed, "
+        "and control) and on the socket (after TLS): A (B) is the last batch (since the channel started).",
+    ),
+    "MQSC0354W": Entry(
+        "CHL-{name} RETRYING IN {seconds} SECONDS - BLOCKED BY {qmgr} AT {conname}",
+        "Console: the partner queue manager's channel authentication records refused the channel (a z/OS "
+        "partner says CSQX776E or CSQX777E); the sender retries.",
+    ),
+    "MQSC0360I": Entry(
+        "LISTENER {address} STARTED ON PORT {port}", "Console: a serving loop opened the listener's socket."
+    ),
+    "MQSC0361I": Entry(
+        "LISTENER {address} STOPPED", "Console: the listener's socket was closed (STOP, or the loop ended)."
+    ),
+    "MQSC0362W": Entry(
+        "LISTENER {address} CANNOT LISTEN - {reason} - RETRYING",
+        "Console: the socket could not be opened (the port is in use, the address is not this machine's).",
+    ),
+    "MQSC0363W": Entry(
+        "LISTENER {address} CLOSED {count} CONNECTION(S) BEFORE A CHANNEL STARTED - {reasons}",
+        "Console, at most one line a minute per listener: connections that sent garbage, nothing, a frame over the "
+        "bound, or came while the listener had as many waiting as it keeps.",
+    ),
+    "MQSC0364W": Entry(
+        "LISTENER {address} REFUSED CHL-{name} FROM {address_from} - {count} CHANNELS RUNNING",
+        "Console: more channels than the listener runs at once asked to start.",
+    ),
+    "MQSC0365E": Entry(
+        "LISTENER {address} NOT STARTED - {reason}",
+        "START LISTENER of an address that overlaps one this or another system of the store listens on.",
+    ),
+    "MQSC0366E": Entry("NO LISTENER STARTED FOR {address}", "STOP LISTENER named no listener of the queue manager."),
     # channel security (issue 17): TLS on z/TPF MQ channels (mqtool's ids, inferred)
     "MQSC0380E": Entry(
         "CHL-{name} STOPPED - TLS FAILURE - {reason}",
@@ -690,11 +849,11 @@ CATALOGUE: dict[str, Entry] = {
     ),
     # bread-ztpf: MIGRATE, MOVEMSGS, DBREBUILD, triggering, the channel status display and the
     # processor of a channel (texts mqtool's: TPF's are not documented; mqtool-ztpf(7))
-    "MQSC0352I": Entry(
+    "MQSC0355I": Entry(
         "START OF CHL STATUS DISPLAY",
         "The title of DISPLAY CHL-name STATUS: one block of status lines per channel follows.",
     ),
-    "MQSC0353E": Entry(
+    "MQSC0356E": Entry(
         "CHL-{name} IS DEFINED FOR CPU-{cpu} - ENTER THE COMMAND ON CPU-{cpu}",
         "START CHL of a channel whose CPU names another processor (CPU-ALL channels start anywhere).",
     ),
@@ -1133,7 +1292,10 @@ CATALOGUE: dict[str, Entry] = {
         "START, STOP, RESET or RESOLVE CHANNEL was accepted; the channel initiator does the work and reports on "
         "the console.",
     ),
-    "CSQM137I": Entry("{verb} {objtype} COMMAND ACCEPTED", "STOP CHINIT was accepted."),
+    "CSQM137I": Entry(
+        "{verb} {objtype} COMMAND ACCEPTED",
+        "STOP CHINIT, START LISTENER, STOP LISTENER or DISPLAY CHINIT was accepted.",
+    ),
     "CSQM138I": Entry("CHANNEL INITIATOR STARTING", "START CHINIT was accepted; the channel initiator starts."),
     "CSQX001I": Entry("Channel initiator starting", "Console: the channel initiator starts (START CHINIT)."),
     "CSQX022I": Entry(
@@ -1147,6 +1309,83 @@ CATALOGUE: dict[str, Entry] = {
         "as <host>(1414) not yet filled in); the channel retries. IBM's message for a connection name that does "
         "not resolve; its return code insert is left out (mqtool resolves no names). Wording inferred.",
     ),
+    # net-transport: the listeners, DISPLAY CHINIT and the TCP transport (wording
+    # recalled from IBM's z/OS message manual where no stored source confirmed it:
+    # mqtool-zos(7), CHANNELS OVER TCP, says which)
+    "CSQX004I": Entry(
+        "Channel initiator storage usage: local storage: used {used}MB, free {free}MB: above bar: used "
+        "{above_used}MB, free {above_free}MB",
+        "DISPLAY CHINIT and START CHINIT: the channel initiator's storage, in the 9.4 form seed 002 quotes; modelled "
+        "from the seed's figures (56 MB used at start, 90-1127 KB per running channel by message size).",
+    ),
+    "CSQX023I": Entry(
+        "Listener started for port {port} address {address}",
+        "Console: a serving loop opened a TCP listener's socket (PORT(0): the port the system chose). "
+        "Wording inferred.",
+    ),
+    "CSQX024I": Entry(
+        "Listener stopped for port {port} address {address}",
+        "Console: a TCP listener's socket was closed (STOP LISTENER, STOP CHINIT, or the loop ended). "
+        "Wording inferred.",
+    ),
+    "CSQX202E": Entry(
+        "Connection or remote listener unavailable, channel {name}, connection {conname}, TRPTYPE=TCP ({reason}); "
+        "retrying in {seconds}s",
+        "Console: the TCP connection to the sender's CONNAME failed; the channel retries (SHORTRTY, LONGRTY).",
+    ),
+    "CSQX209E": Entry(
+        "Connection unexpectedly terminated, channel {name}, connection {conname} (queue manager {qmgr}), "
+        "TRPTYPE=TCP ({detail}); retrying in {seconds}s",
+        "Console: the partner closed the connection or it broke; a batch recorded in doubt is resolved at the next "
+        "start.",
+    ),
+    "CSQX219E": Entry(
+        "Unable to bind to port {port} address {address}, TRPTYPE=TCP INDISP=QMGR ({reason})",
+        "Console: a listener's socket could not be opened (port in use, address not local); retried. Wording inferred.",
+    ),
+    "CSQX259E": Entry(
+        "Connection timed out, channel {name}, connection {conname} (queue manager {qmgr}), TRPTYPE=TCP, no data for "
+        "{wait}s; retrying in {seconds}s",
+        "Console: nothing came from the partner within the heartbeat interval's bound (2 x HBINT below 60 seconds, "
+        "else HBINT + 60).",
+    ),
+    "CSQX830I": Entry("Channel initiator active", "DISPLAY CHINIT: the channel initiator runs."),
+    "CSQX831I": Entry(
+        "{started} adapter subtasks started, {requested} requested",
+        "DISPLAY CHINIT: CHIADAPS (mqtool's model: all start).",
+    ),
+    "CSQX832I": Entry(
+        "{started} dispatchers started, {requested} requested", "DISPLAY CHINIT: CHIDISPS (mqtool's model: all start)."
+    ),
+    "CSQX833I": Entry(
+        "{started} SSL server subtasks started, {requested} requested", "DISPLAY CHINIT: SSLTASKS of the queue manager."
+    ),
+    "CSQX836I": Entry(
+        "Maximum channels - TCP/IP {tcp}, LU 6.2 {lu62}", "DISPLAY CHINIT: TCPCHL and LU62CHL (IBM's defaults, 200)."
+    ),
+    "CSQX840I": Entry(
+        "{current} channel connections current, maximum {maximum}",
+        "DISPLAY CHINIT: channels with a status (starting, running, stopped or retrying), and MAXCHL.",
+    ),
+    "CSQX841I": Entry(
+        "{active} channel connections active, maximum {maximum}, including {paused} paused",
+        "DISPLAY CHINIT: running channels, and ACTCHL.",
+    ),
+    "CSQX842I": Entry(
+        "{starting} channel connections starting, {stopped} stopped, {retrying} retrying",
+        "DISPLAY CHINIT: channels binding (starting), stopped and retrying.",
+    ),
+    "CSQX843I": Entry(
+        "TCP/IP listener INDISP=QMGR retrying, for port {port} address {address}",
+        "DISPLAY CHINIT: a listener whose socket could not be opened; its loop tries again.",
+    ),
+    "CSQX845I": Entry("TCP/IP system name is {name}", "DISPLAY CHINIT: TCPNAME (TCPIP)."),
+    "CSQX846I": Entry(
+        "TCP/IP listener INDISP=QMGR started, for port {port} address {address}",
+        "DISPLAY CHINIT: a started listener (PORT(0): the port its loop got, 0 while none runs).",
+    ),
+    "CSQX848I": Entry("TCP/IP listener INDISP=QMGR not started", "DISPLAY CHINIT: the queue manager has no listener."),
+    "CSQX849I": Entry("LU 6.2 listener INDISP=QMGR not started", "DISPLAY CHINIT: mqtool has no LU 6.2."),
     "CSQX500I": Entry("Channel {name} started", "Console: a channel started (a sender bound to its receiver)."),
     "CSQX501I": Entry(
         "Channel {name} is no longer active", "Console: a channel ended (STOP CHANNEL, STOP CHINIT, its partner)."
@@ -1169,7 +1408,8 @@ CATALOGUE: dict[str, Entry] = {
     ),
     "CSQX558E": Entry(
         "Remote channel {name} not available",
-        "Console: the partner's receiver channel is stopped; the sender retries. Wording inferred.",
+        "Console: the partner's receiver channel is stopped, or (over TCP) the partner's channel authentication "
+        "records blocked it; the sender retries. Wording inferred.",
     ),
     # channel security (issue 17, mqtool/engine/security): TLS failures stop a channel with
     # IBM's CSQX6xx message at each end (tls.classify); blocked channels CSQX776E, CSQX777E,
@@ -1211,7 +1451,7 @@ CATALOGUE: dict[str, Entry] = {
     "CSQX638E": Entry(
         "SSL communications error for channel {name}, connection {conname}",
         "Console: the TLS connection failed otherwise: a handshake that did not complete in time, a reset, "
-        "records that cannot be read.",
+        "records that cannot be read. During the handshake the channel stops; a running channel retries.",
     ),
     "CSQX639E": Entry(
         "No cipher spec for remote channel {name}, connection {conname}",

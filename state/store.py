@@ -113,7 +113,7 @@ def _migrations() -> list[tuple[int, str]]:
     return sorted(found)
 
 
-SCHEMA_VERSION = 15  # the highest migration number; checked by a test against migrations/
+SCHEMA_VERSION = 16  # the highest migration number; checked by a test against migrations/
 
 
 def _dumps(value: dict[str, Any]) -> str:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from mqtool.engine.channels.conname import Address, ConnameError, parse, parse_one
+from mqtool.engine.channels.conname import Address, ConnameError, parse_list, parse_one
 from tests.test_channels import Complex
 
 
@@ -27,7 +27,7 @@ from tests.test_channels import Complex
     ],
 )
 def test_ibm_forms(text: str, expected: list[Address]) -> None:
-    assert parse(text) == expected
+    assert parse_list(text) == expected
 
 
 @pytest.mark.parametrize(
@@ -50,7 +50,7 @@ def test_ibm_forms(text: str, expected: list[Address]) -> None:
 )
 def test_what_is_no_connection_name(text: str, reason: str) -> None:
     with pytest.raises(ConnameError, match=re.escape(reason)):
-        parse(text)
+        parse_list(text)
 
 
 def test_addresses_compare_as_the_network_does() -> None:

@@ -286,9 +286,10 @@ ERRORS: list[tuple[tuple[str, ...], str]] = [
     (("add", "T2", "--platform", "ztpf", "--sweephi", "101"), "--sweephi: '101' is not valid: 1-100"),
     (("add", "T2", "--platform", "ztpf", "--sweeplo", "-1"), "--sweeplo: '-1' is not valid: a whole number 0-99"),
     (("add", "T2", "--platform", "ztpf", "--sweeplo", "80"), "sweeplo 80 must be below sweephi 80"),
-    (("add", "T2", "--platform", "ztpf", "--listener", "localhost"), "--listener: 'localhost' is not host(port)"),
-    (("add", "T2", "--platform", "ztpf", "--listener", "h(0)"), "--listener: 'h(0)' is not host(port)"),
-    (("add", "T2", "--platform", "ztpf", "--listener", "h(65536)"), "is not host(port) with a port 1-65535"),
+    (("add", "T2", "--platform", "ztpf", "--listener", "a b(1414)"), "'a b(1414)': a b is not a host name or IP"),
+    (("add", "T2", "--platform", "ztpf", "--listener", "h(x)"), "--listener: 'h(x)' is not host(port)"),
+    (("add", "T2", "--platform", "ztpf", "--listener", "h(1),h(1)"), "'h(1),h(1)' names an address twice"),
+    (("add", "T2", "--platform", "ztpf", "--listener", "h(65536)"), "'h(65536)': the port must be 0-65535"),
     (("add", "T2", "--platform", "ztpf", "--qmgr", "ALL"), "--qmgr: 'ALL' is not a queue manager name"),
     (("add", "T2", "--platform", "ztpf", "--qmgr", "A B"), "--qmgr: 'A B' is not a queue manager name"),
     (("add", "T2", "--platform", "ztpf", "--cpf", "-T2"), "--cpf: applies to z/OS systems only, not to z/TPF"),
@@ -325,7 +326,7 @@ ERRORS: list[tuple[tuple[str, ...], str]] = [
     (("alter", "CSQ1", "--processor", "A"), "--processor: applies to z/TPF systems only"),
     (("alter", "CSQ1", "--log", "MAXRTU=100"), "--log: MAXRTU=100 is not valid: 1-99"),
     (("remove", "NOPE"), "no system named NOPE"),
-    (("remove", "CSQ1"), "system remove CSQ1 would delete it with 30 objects and 0 messages: give --yes to confirm"),
+    (("remove", "CSQ1"), "system remove CSQ1 would delete it with 32 objects and 0 messages: give --yes to confirm"),
     (("list", "--format", "xml"), "'xml' is not one of 'table', 'json', 'csv'"),
 ]
 
@@ -350,7 +351,7 @@ def test_errors_are_one_line_and_change_nothing(
     code, out, err = tool(mq, capsys, "system", *args)
     if not message:
         # A listener used twice: that system's address is taken.
-        message = "listener 127.0.0.1(1416) is already the listener of system TPF1"
+        message = "listener 127.0.0.1(1416) is already a listener of system TPF1"
     assert code == 2
     assert out == ""
     assert err.count("\n") == 1 and err.startswith("mqtool: error: "), err
@@ -378,9 +379,9 @@ def test_remove_asks_on_a_terminal(
     monkeypatch.setattr("sys.stdin", io.StringIO(answer))
     result, out, err = tool(mq, capsys, "system", "remove", "CSQ1")
     assert result == code
-    assert err.startswith("Remove system CSQ1 with 30 objects and 0 messages? [y/N]: ")
+    assert err.startswith("Remove system CSQ1 with 32 objects and 0 messages? [y/N]: ")
     if removed:
-        assert out == "Removed system CSQ1 with 30 objects and 0 messages.\n"
+        assert out == "Removed system CSQ1 with 32 objects and 0 messages.\n"
     else:
         # (A terminal echoes the answer and its newline; this input is not echoed.)
         assert out == "" and err.endswith("[y/N]: mqtool: system CSQ1 not removed\n")
@@ -395,3 +396,11 @@ def test_alter_prints_only_what_changed(mq: MQ) -> None:
     )
     assert output == "Altered system CSQ1: log OUTBUFF 4000 -> 400; archive ARCWRTC 1,3,4 -> 1,2.\n"
     assert ok(mq, "system", "alter", "CSQ1", "--statime", "1") == "Altered system CSQ1: nothing changed.\n"
+
+
+def test_listeners_may_share_port_0_but_not_overlap(mq: MQ, capsys: pytest.CaptureFixture[str]) -> None:
+    """PORT 0 gets its own port on each system; * covers every host of its port."""
+    ok(mq, "system", "alter", "TPF1", "--listener", "127.0.0.1(0),*(1500)")
+    ok(mq, "system", "alter", "CSQ1", "--listener", "127.0.0.1(0)")
+    code, _, err = tool(mq, capsys, "system", "alter", "CSQ1", "--listener", "10.0.0.1(1500)")
+    assert code == 2 and "listener 10.0.0.1(1500) is already a listener of system TPF1" in err

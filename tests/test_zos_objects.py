@@ -60,7 +60,9 @@ def test_a_new_queue_manager_has_its_builtin_objects(mq: Any) -> None:
         "STGCLASS(SYSTEM)",
         "STGCLASS(SYSTEMST)",
         "CHANNEL(SYSTEM.DEF.RECEIVER)",
+        "CHANNEL(SYSTEM.DEF.REQUESTER)",
         "CHANNEL(SYSTEM.DEF.SENDER)",
+        "CHANNEL(SYSTEM.DEF.SERVER)",
         "CHANNEL(SYSTEM.DEF.SVRCONN)",
     ]
 

@@ -370,7 +370,7 @@ def test_channel_cpu_defaults_to_this_processor_and_starts_only_there(mq: MQ) ->
     lines(mq, "ZMQSC DEFINE CHL-ANYWHERE CHLTYPE-RCVR CPU-ALL")
     assert "CPU B" in lines(mq, "ZMQSC DIS CHL-IN") and "CPU C" in lines(mq, "ZMQSC DIS CHL-ELSEWHERE")
     assert lines(mq, "ZMQSC START CHL-ELSEWHERE")[1] == (
-        "MQSC0353E 10.41.22 CHL-ELSEWHERE IS DEFINED FOR CPU-C - ENTER THE COMMAND ON CPU-C+"
+        "MQSC0356E 10.41.22 CHL-ELSEWHERE IS DEFINED FOR CPU-C - ENTER THE COMMAND ON CPU-C+"
     )
     assert lines(mq, "ZMQSC START CHL-ANYWHERE")[1] == "MQSC0330I 10.41.22 START CHL-ANYWHERE ACCEPTED+"
     assert lines(mq, "ZMQSC ALTER CHL-ELSEWHERE CPU-B")[1].startswith("MQSC0001I")
@@ -389,7 +389,7 @@ def test_display_chl_status(mq: MQ) -> None:
     mq("put", "XQ", "--data", "waiting", "--count", "2", "-q")
     assert lines(mq, "ZMQSC DIS CHL-* STATUS") == [
         "CSMP0097I 10.41.22 CPU-B SS-BSS  SSU-HPN  IS-01",
-        "MQSC0352I 10.41.22 START OF CHL STATUS DISPLAY",
+        "MQSC0355I 10.41.22 START OF CHL STATUS DISPLAY",
         "CHANNEL IN",
         "CHLTYPE RCVR",
         "STATUS INACTIVE",

@@ -54,6 +54,8 @@ BUILTINS: tuple[tuple[str, str, dict[str, Any]], ...] = (
         {"DEFTYPE": "PERMDYN", "DEFPSIST": "YES", "DESCR": "Model for managed durable subscriptions"},
     ),
     ("QMODEL", "SYSTEM.NDURABLE.MODEL.QUEUE", {"DESCR": "Model for managed non-durable subscriptions"}),
+    ("CHANNEL", "SYSTEM.DEF.SERVER", {"CHLTYPE": "SVR"}),
+    ("CHANNEL", "SYSTEM.DEF.REQUESTER", {"CHLTYPE": "RQSTR"}),
     # Channel security (issue 17): the default object of DEFINE AUTHINFO.
     ("AUTHINFO", "SYSTEM.DEFAULT.AUTHINFO.IDPWOS", {"AUTHTYPE": "IDPWOS"}),
 )
@@ -70,6 +72,8 @@ DEFAULT_OBJECTS: dict[str, str] = {
     "SVRCONN": "SYSTEM.DEF.SVRCONN",
     "TOPIC": "SYSTEM.DEFAULT.TOPIC",
     "SUB": "SYSTEM.DEFAULT.SUB",
+    "SVR": "SYSTEM.DEF.SERVER",
+    "RQSTR": "SYSTEM.DEF.REQUESTER",
     "AUTHINFO": "SYSTEM.DEFAULT.AUTHINFO.IDPWOS",
 }
 # The keyword that says an object's kind, given on DEFINE and ALTER and fixed at DEFINE.

@@ -41,7 +41,11 @@ def _accepted(req: Any, verb: str, name: str) -> Response:
 
 
 def start(ctx: Any, req: Any) -> Response:
-    """START CHINIT, START CHANNEL(name)."""
+    """START CHINIT, START CHANNEL(name), START LISTENER."""
+    if req.object.name == "LISTENER":
+        from .chinit import start_listener
+
+        return start_listener(ctx, req)
     if req.object.name == "CHINIT":
         manager(ctx.tx, ctx.system, ctx.now)
         try:
@@ -56,7 +60,11 @@ def start(ctx: Any, req: Any) -> Response:
 
 
 def stop(ctx: Any, req: Any) -> Response:
-    """STOP CHINIT, STOP CHANNEL(name)."""
+    """STOP CHINIT, STOP CHANNEL(name), STOP LISTENER."""
+    if req.object.name == "LISTENER":
+        from .chinit import stop_listener
+
+        return stop_listener(ctx, req)
     store = ctx.session.store
     if req.object.name == "CHINIT":
         manager(ctx.tx, ctx.system, ctx.now)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mqtool.engine.channels.ends import End
+from mqtool.engine.channels.mca import retries_left
 from mqtool.engine.channels.partner import chinit_active
 from mqtool.engine.channels.status import ChannelStatus
 from mqtool.engine.zos.handles import live_handles
@@ -93,6 +95,10 @@ def handle(ctx: Any, req: Any) -> Response:
         problem = pubsub.inhibited(ctx, req)
         if problem is not None:
             return problem
+    if obj == "CHINIT":
+        from .chinit import display_chinit
+
+        return display_chinit(ctx, req)
     if obj == "CHLAUTH":
         manager(ctx.tx, ctx.system, ctx.now)
         return chlauth.display(ctx, req)
@@ -291,6 +297,20 @@ def _channel_status(ctx: Any, record: ObjectRecord) -> dict[str, Any]:
     channel = ChannelStatus.load(status)
     values |= _channel_run(ctx, record, channel)
     indoubt = channel.indoubt
+    started = date_time(ctx.system, channel.started) if channel.started else ("", "")
+    last = date_time(ctx.system, channel.last_message) if channel.last_message else ("", "")
+    sending = record.attrs.get("CHLTYPE") in ("SDR", "SVR")
+    short, long_ = retries_left(End.of(ctx.system, record)) if sending else (0, 0)
+    values |= {
+        "RQMNAME": channel.rqmname,
+        "CHSTADA": started[0],
+        "CHSTATI": started[1],
+        "LSTMSGDA": last[0],
+        "LSTMSGTI": last[1],
+        "HBINT": channel.hbint,
+        "SHORTRTS": short,
+        "LONGRTS": long_,
+    }
     values |= {
         "INDOUBT": "NO" if indoubt is None else "YES",
         "CURLUWID": indoubt.luwid if indoubt is not None else channel.luwid,

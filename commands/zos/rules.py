@@ -32,7 +32,10 @@ STREAMING_SYSTEM_SOURCES = frozenset(
 # IBM: "Setting STREAMQ to any value that begins SYSTEM.*" is not supported, except this.
 STREAMING_SYSTEM_TARGET = "SYSTEM.DEFAULT.LOCAL.QUEUE"
 STREAMING_TYPES = ("QLOCAL", "QMODEL")  # the queue types that have STREAMQ
-RECEIVING = ("RCVR", "SVRCONN")  # channel types that may accept COMPMSG(ANY)
+RECEIVING = ("RCVR", "RQSTR", "SVRCONN")  # channel types that may accept COMPMSG(ANY)
+# Keywords DEFINE CHANNEL needs for each channel type (a server may do without a CONNAME:
+# then only a requester starts it).
+REQUIRED = {"SDR": ("CONNAME", "XMITQ"), "SVR": ("XMITQ",), "RQSTR": ("CONNAME",)}
 
 Queue = tuple[str, dict[str, Any]]  # (type, attributes)
 
@@ -239,21 +242,22 @@ def _channel(ctx: Any, req: Any, name: str, attrs: dict[str, Any]) -> Response |
     problem = _only_for(req, "CHANNEL", "CHLTYPE", attrs)
     if problem is not None:
         return problem
-    if req.verb.name == "DEFINE" and chltype == "SDR":
-        for keyword in ("CONNAME", "XMITQ"):
+    if req.verb.name == "DEFINE":
+        for keyword in REQUIRED.get(chltype, ()):
             if not attrs.get(keyword):
-                return syntax(req, "CSQ9031E", keyword="DEFINE CHANNEL CHLTYPE(SDR)", what=f"{keyword}")
+                return syntax(req, "CSQ9031E", keyword=f"DEFINE CHANNEL CHLTYPE({chltype})", what=f"{keyword}")
     compmsg = list(attrs.get("COMPMSG") or ["NONE"])
     for alone in ("NONE", "ANY"):
         if alone in compmsg and len(compmsg) > 1:
             return rule(req, "COMPMSG", compmsg, f"{alone} MUST BE THE ONLY VALUE")
     if "ANY" in compmsg and chltype not in RECEIVING:
-        return rule(req, "COMPMSG", compmsg, f"ANY IS ONLY FOR RECEIVING CHANNELS (RCVR, SVRCONN), NOT {chltype}")
+        reason = f"ANY IS ONLY FOR RECEIVING CHANNELS (RCVR, RQSTR, SVRCONN), NOT {chltype}"
+        return rule(req, "COMPMSG", compmsg, reason)
     compmsg_hdr = list(attrs.get("COMPHDR") or ["NONE"])
     if len(set(compmsg_hdr)) != len(compmsg_hdr):
         return rule(req, "COMPHDR", compmsg_hdr, "EACH VALUE ONCE")
     xmitq = str(attrs.get("XMITQ") or "")
-    if chltype == "SDR" and xmitq and "XMITQ" in req.params:
+    if chltype in ("SDR", "SVR") and xmitq and "XMITQ" in req.params:
         queue = find_queue(ctx.tx, ctx.system, xmitq)
         if queue is not None and (queue.type != "QLOCAL" or queue.attrs.get("USAGE") != "XMITQ"):
             kind = "A LOCAL QUEUE WITH USAGE(NORMAL)" if queue.type == "QLOCAL" else f"A {queue.type}"

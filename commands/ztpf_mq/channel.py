@@ -44,7 +44,7 @@ def start(ctx: Context, req: Request) -> Response:
     record = ctx.tx.get_object(ctx.system.name, "CHL", req.name or "")
     cpu = str(record.attrs.get("CPU") or "ALL") if record is not None else "ALL"
     if cpu not in ("ALL", processor_id(ctx.system)):
-        return failure("MQSC0353E", name=req.name, cpu=cpu)
+        return failure("MQSC0356E", name=req.name, cpu=cpu)
     refused = _apply(ctx, req, "START", lambda record: mca.start(ctx.tx, ctx.system, record, ctx.now))
     if refused is not None:
         return refused
@@ -96,6 +96,14 @@ def status_lines(record: ObjectRecord) -> list[tuple[str, object]]:
         ("COMPRATIO", rate(total.before, total.wire, nearest=False)),
         ("COMPTIME", per_message(total.comp_us, total.compressed)),
     ]
+    if status.transport == "TCP":
+        lines += [
+            ("TRANSPORT", status.transport),
+            ("SSLCIPH", status.sslciph),
+            ("SSLPEER", status.sslpeer),
+            ("BYTESFRAMES", total.frames),
+            ("BYTESSOCKET", total.socket),
+        ]
     return lines
 
 
@@ -123,7 +131,7 @@ def display_status(ctx: Context, req: Request) -> Response:
     if isinstance(records, Response):
         return records
     result = response(display=True)
-    title = result.add("MQSC0352I")
+    title = result.add("MQSC0355I")
     for record in records:
         chltype = record.attrs.get("CHLTYPE", "")
         title.attrs += [("CHANNEL", record.name), ("CHLTYPE", chltype)]
@@ -146,7 +154,27 @@ def display_stat(ctx: Context, req: Request) -> Response:
     result = response(display=True)
     for record in records:
         result.add("MQSC0351I", **stat_fields(record))
+        status = ChannelStatus.load(record.status)
+        if status.transport == "TCP":
+            result.add("MQSC0353I", **transport_fields(record.name, status))
     return result
+
+
+def transport_fields(name: str, status: ChannelStatus) -> dict[str, Any]:
+    """The MQSC0353I template's fields: the channel's bytes of frames and on the socket
+    (after TLS), the last batch (since the channel started)."""
+    return {
+        "name": name,
+        "transport": status.transport,
+        "peer": status.conname or "NONE",
+        "sslciph": status.sslciph or "NONE",
+        "sslpeer": status.sslpeer or "NONE",
+        "hbint": status.hbint,
+        "frames_last": status.batch.frames,
+        "frames": status.total.frames,
+        "socket_last": status.batch.socket,
+        "socket": status.total.socket,
+    }
 
 
 def stat_fields(record: ObjectRecord) -> dict[str, Any]:

@@ -34,6 +34,10 @@ def handle(ctx: Context, req: Request) -> Response:
         stat = importlib.import_module("mqtool.commands.ztpf_mq.stat")
         result: Response = stat.display(ctx, req)
         return result
+    if obj == "LISTENER":
+        from .listener import display as display_listeners
+
+        return display_listeners(ctx, req)
     manager = qmgr(tx, system)
     if manager is None:
         return failure("MQSC0010E")

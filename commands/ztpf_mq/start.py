@@ -17,6 +17,10 @@ def handle(ctx: Context, req: Request) -> Response:
         from .channel import start
 
         return start(ctx, req)
+    if req.object is not None and req.object.name == "LISTENER":
+        from .listener import start as start_listener
+
+        return start_listener(ctx, req)
     manager = qmgr(ctx.tx, ctx.system)
     if manager is None:
         return failure("MQSC0010E")

@@ -15,6 +15,10 @@ def handle(ctx: Context, req: Request) -> Response:
         from .channel import stop
 
         return stop(ctx, req)
+    if req.object is not None and req.object.name == "LISTENER":
+        from .listener import stop as stop_listener
+
+        return stop_listener(ctx, req)
     manager = qmgr(ctx.tx, ctx.system)
     if manager is None:
         return failure("MQSC0010E")

@@ -60,7 +60,11 @@ class Service(Protocol):
 
 
 # "module:factory" of the services every serving loop runs; `factory(loop) -> Service`.
-SERVICES: list[str] = ["mqtool.engine.http.service:loop_service", "mqtool.rest.service:loop_service"]
+SERVICES: list[str] = [
+    "mqtool.engine.http.service:loop_service",
+    "mqtool.rest.service:loop_service",
+    "mqtool.engine.channels.tcp.service:loop_service",
+]
 
 
 def default_services(loop: EngineLoop) -> list[Service]:

@@ -83,7 +83,7 @@ NOTHING_FOUND = ("CSQM297I", "MQSC0003I", "HTTPS0005I", "MQID0014I")
 # Messages whose attributes are one object each (z/OS), or several objects one after
 # the other, each starting with the same title keyword (z/TPF displays).
 ONE_OBJECT = ("CSQM201I",)
-OBJECT_RUNS = ("MQSC0002I", "HTTPS0004I", "MQSC0352I", "MQID0012I", "MQID0013I")
+OBJECT_RUNS = ("MQSC0002I", "HTTPS0004I", "MQSC0355I", "MQID0012I", "MQID0013I")
 # Messages whose fields are the figures of one object (the statistics displays).
 FIGURES = ("MQSC0251I", "HTTPS0011I")
 # The status displays name their object by the queue or channel it is the status of:

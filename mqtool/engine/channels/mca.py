@@ -1,11 +1,13 @@
-"""The message channel agents: a sender channel moves the messages of its transmission
-queue to the queue manager its CONNAME names, where the receiver channel of the same
-name puts each one to the queue its transmission header names.
+"""The message channel agents: a sending channel (SDR, or SVR) moves the messages of its
+transmission queue to the queue manager its CONNAME names, where the receiving channel
+of the same name (RCVR, or RQSTR) puts each one to the queue its transmission header
+names. A requester (RQSTR) starts its server (SVR), which then sends to it, or asks its
+sender (SDR) to call it back.
 
-Both ends live in one store, but the protocol is MQ's: at start the sender binds
-(finds its partner, negotiates the compression technique, the batch size and the
-largest message, resolves a batch left in doubt and checks the sequence numbers), then
-moves batches, each in two transactions:
+The protocol is MQ's whichever transport carries it: at start the sender binds (finds
+its partner, negotiates the compression technique, the batch size, the largest message
+and the heartbeat interval, resolves a batch left in doubt and checks the sequence
+numbers), then moves batches, each ended by two commits:
 
 1. send and receive: the batch is read from the transmission queue (its messages stay
    there, marked in flight), compressed as negotiated, inflated on the receiving side
@@ -17,19 +19,26 @@ moves batches, each in two transactions:
    batch, if there is one, is sent in the same transaction (its step 1). Commit.
 
 A process killed between the two leaves the batch in doubt: whoever drives the channel
-next (any process that ticks) asks the receiver and commits (the receiver has the
-batch) or backs out (it has not), so no message is lost or duplicated. An operator can
-do the same with RESOLVE CHANNEL, and RESET the sequence numbers.
+next asks the receiver and commits (the receiver has the batch) or backs out (it has
+not), so no message is lost or duplicated. An operator can do the same with RESOLVE
+CHANNEL, and RESET the sequence numbers.
 
-Everything here runs from `tick`: one timer per system (`mq-channels`) takes one step
-of each of the system's sender channels per run (bind, send a batch, or confirm one
-and send the next) in the tick's transaction; a failing step (corrupt compressed data,
-a dead-letter queue that refuses) rolls the run back and sends its channel to
-RETRYING, and the others step again at once. The compression and inflation of a
-batch's messages run in chunks beside the store work, in a helper process or a thread
-(offload.py). Commands call
-`start`, `stop`, `reset`, `resolve`, `start_chinit` and `stop_chinit` inside their own
-transaction.
+Two transports carry the batches. In the store (this module): the partner is a system of
+the same store (its listener is at the CONNAME), and both ends' work of step 1 is one
+transaction. Over TCP (tcp/): the CONNAME is no system of the store; the serving loop
+(`mqtool serve`, a shell) connects to the listener there and the receiving store
+commits its half when the batch's end arrives, after the sender recorded the batch in
+doubt. Both use this module's sending side (`settle`, `retry`, `xmitq_problem` ...) and
+receiving.py's receiving side.
+
+The in-store channels run from `tick`: one timer per system (`mq-channels`) takes one
+step of each of the system's initiating channels per run (bind, send a batch, or confirm
+one and send the next) in the tick's transaction; a failing step (corrupt compressed
+data, a dead-letter queue that refuses) rolls the run back and sends its channel to
+RETRYING, and the others step again at once. A TCP channel is left to the serving loop.
+The compression and inflation of a batch's messages run in chunks beside the store work,
+in a helper process or a thread (offload.py). Commands call `start`, `stop`, `reset`,
+`resolve`, `start_chinit` and `stop_chinit` inside their own transaction.
 """
 
 from __future__ import annotations
@@ -40,22 +49,27 @@ import os
 import signal
 from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from mqtool.clock import Clock
-from mqtool.engine.channels import deadletter, offload, wire
-from mqtool.engine.channels.conname import ConnameError
-from mqtool.engine.channels.conname import parse as parse_conname
-from mqtool.engine.channels.partner import (
-    Platform,
-    chinit_active,
-    deadq,
-    listening,
-    platform_of,
-    queue_manager,
-    started,
+from mqtool.engine.channels import conname as connames
+from mqtool.engine.channels import initiator, offload, wire
+from mqtool.engine.channels.ends import (
+    CSECT,
+    MQRC_OBJECT_IN_USE,
+    SENDING,
+    BatchFailed,
+    End,
+    Work,
+    int_value,
+    maxmsgl,
+    qmgr_name,
+    rcname,
 )
+from mqtool.engine.channels.partner import chinit_active, listening, platform_of, queue_manager
+from mqtool.engine.channels.receiving import Delivery, Receiving, Terms, check, negotiate
+from mqtool.engine.channels.receiving import bind as bind_receiver
 from mqtool.engine.channels.status import (
     ACTIVE_STATES,
     BINDING,
@@ -71,14 +85,7 @@ from mqtool.engine.channels.status import (
 from mqtool.engine.console import console
 from mqtool.engine.core.handle import QueueHandle
 from mqtool.engine.core.message import PutOptions
-from mqtool.engine.core.reasons import (
-    GET_INHIBITED,
-    MSG_TOO_BIG_FOR_CHANNEL,
-    NAMES,
-    UNKNOWN_OBJECT_NAME,
-    MQError,
-)
-from mqtool.engine.platforms import open_queue
+from mqtool.engine.core.reasons import GET_INHIBITED, UNKNOWN_OBJECT_NAME, MQError
 from mqtool.engine.timers import TickContext, Wake, schedule, timer
 from mqtool.state import ObjectRecord, SystemRecord, Transaction
 from mqtool.state import messages as runs
@@ -88,43 +95,13 @@ if TYPE_CHECKING:
 
 CHANNEL_TIMER = "mq-channels"
 POLL = 0.25  # seconds between looks at an idle running channel's transmission queue
-# Retry schedule of a channel that cannot run: MQ's defaults SHORTRTY(10) SHORTTMR(60)
-# LONGTMR(1200) (LONGRTY 999999999 never runs out); mqtool has no keywords for them.
-SHORT_RETRIES = 10
-SHORT_INTERVAL = 60.0
-LONG_INTERVAL = 1200.0
-MQRC_OBJECT_IN_USE = 2042
-MQRC_UNKNOWN_REMOTE_Q_MGR = 2087
-# Reason names the core's table does not hold (only channels give these reasons).
-_MORE_NAMES = {MQRC_OBJECT_IN_USE: "MQRC_OBJECT_IN_USE", MQRC_UNKNOWN_REMOTE_Q_MGR: "MQRC_UNKNOWN_REMOTE_Q_MGR"}
-CSECT = "CSQXRCTL"  # the channel initiator module named in z/OS console messages (mqtool's choice)
+# Retry schedule of a channel that cannot run: its SHORTRTY, SHORTTMR, LONGRTY, LONGTMR
+# (MQ's defaults when the channel has none); 0 seconds between retries is taken as 1.
+RETRY_DEFAULTS = {"SHORTRTY": 10, "SHORTTMR": 60, "LONGRTY": 999_999_999, "LONGTMR": 1200}
+MIN_RETRY_SECONDS = 1.0
+DISCINT_DEFAULT = 6000
 CRASH_VARIABLE = "MQTOOL_TEST_CHANNEL_CRASH"  # tests only: "send" or "confirm" (see _test_crash)
-
-# Console messages: event -> (z/TPF id, z/OS id).
-MESSAGES: dict[str, tuple[str, str]] = {
-    "started": ("MQSC0301I", "CSQX500I"),
-    "receiving": ("MQSC0302I", "CSQX500I"),
-    "stopped": ("MQSC0303I", "CSQX501I"),
-    "ended": ("MQSC0304I", "CSQX501I"),
-    "no_listener": ("MQSC0310W", "MQT0510E"),
-    "bad_conname": ("MQSC0325W", "CSQX205E"),
-    "partner_stopped": ("MQSC0311W", "MQT0511E"),
-    "partner_chinit": ("MQSC0312W", "MQT0512E"),
-    "remote_undefined": ("MQSC0313W", "CSQX520E"),
-    "remote_stopped": ("MQSC0314W", "CSQX558E"),
-    "remote_busy": ("MQSC0315W", "MQT0513E"),
-    "remote_type": ("MQSC0316W", "MQT0514E"),
-    "remote_ended": ("MQSC0324W", "MQT0523E"),
-    "xmitq": ("MQSC0317W", "MQT0515E"),
-    "own_stopped": ("MQSC0318W", "MQT0516E"),
-    "batch": ("MQSC0319E", "MQT0517E"),
-    "deadq": ("MQSC0320E", "MQT0518E"),
-    "sequence": ("MQSC0321E", "CSQX526E"),
-    "resolved": ("MQSC0322I", "MQT0519I"),
-    "dead_letter": ("MQSC0323W", "CSQX548E"),
-    "chinit_started": ("", "CSQX022I"),
-    "chinit_stopped": ("", "MQT0509I"),
-}
+INITIATING = ("SDR", "SVR", "RQSTR")  # channel types whose START binds a partner
 
 
 class Refused(Exception):
@@ -140,97 +117,53 @@ class Refused(Exception):
         self.state = state
 
 
-class BatchFailed(Exception):
-    """A batch that cannot complete; it is rolled back and the channel retries."""
-
-    def __init__(self, cause: str, **fields: Any) -> None:
-        super().__init__(cause, fields)
-        self.cause = cause
-        self.fields = fields
-
-
-@dataclass
-class End:
-    """One end of a channel as read in the current transaction."""
-
-    system: SystemRecord
-    record: ObjectRecord
-    status: ChannelStatus
-
-    @classmethod
-    def of(cls, system: SystemRecord, record: ObjectRecord) -> End:
-        return cls(system, record, ChannelStatus.load(record.status))
-
-    @property
-    def platform(self) -> Platform:
-        return platform_of(self.system)
-
-    @property
-    def chltype(self) -> str:
-        return str(self.record.attrs.get("CHLTYPE", ""))
-
-    @property
-    def name(self) -> str:
-        return self.record.name
-
-    def save(self, tx: Transaction) -> None:
-        self.status.store(self.record.status, self.chltype)
-        tx.put_status(self.record)
-
-    def say(self, tx: Transaction, when: float, event: str, **fields: Any) -> None:
-        """The console message of an event, in the platform's style."""
-        ztpf_id, zos_id = MESSAGES[event]
-        msg_id = zos_id if self.system.platform == "zos" else ztpf_id
-        if msg_id:
-            console(
-                tx, self.system, when, msg_id, CSECT if self.system.platform == "zos" else "", name=self.name, **fields
-            )
-
-
-@dataclass
-class Work:
-    """What a step needs: the transaction, the clock, and the handles it opened (they
-    hear of a rollback)."""
-
-    store: Store
-    clock: Clock
-    tx: Transaction
-    now: float
-    handles: list[QueueHandle] = field(default_factory=list)
-
-    def open(self, system: str, queue: str, platform: str, purpose: str) -> QueueHandle:
-        handle = open_queue(self.store, self.clock, system, queue, platform)
-        handle.open(self.tx, purpose)
-        self.handles.append(handle)
-        return handle
-
-    def close_all(self) -> None:
-        for handle in self.handles:
-            handle.close(self.tx)
-        self.handles.clear()
-
-    def rolled_back(self) -> None:
-        for handle in self.handles:
-            handle.rolled_back(self.tx)
-        self.handles.clear()
-
-
 # Batches this process sent and has not confirmed yet: an in-doubt batch that is not
 # among them was left by a process that ended (the confirm is then a resynchronisation).
 _SENT_HERE: set[tuple[str, str, str, str]] = set()
+
+
+def initiates(record: ObjectRecord) -> bool:
+    """Whether START of this channel binds a partner: a sender, a requester, a server
+    with a CONNAME (a server without one waits for its requester)."""
+    chltype = str(record.attrs.get("CHLTYPE", ""))
+    return chltype in ("SDR", "RQSTR") or (chltype == "SVR" and bool(record.attrs.get("CONNAME")))
+
+
+def over_tcp(tx: Transaction, end: End) -> bool:
+    """Whether this initiating end reaches its partner over TCP: its CONNAME names no
+    listener of the store (a server started by a requester of the store answers it
+    there)."""
+    if end.status.requester:
+        return False
+    conname = str(end.record.attrs.get("CONNAME", ""))
+    if not _readable(conname):
+        return False  # no connection name: the in-store path says so (bad_conname), no socket
+    return listening(tx, conname) is None
+
+
+def _readable(conname: str) -> bool:
+    """Whether a CONNAME is a connection name (IBM reads it when the channel starts, not
+    at DEFINE: a template such as <host>(1414) defines, and its channel retries)."""
+    try:
+        connames.parse_list(conname)
+    except connames.ConnameError:
+        return False
+    return True
 
 
 # -- commands ---------------------------------------------------------------------------
 
 
 def start(tx: Transaction, system: SystemRecord, record: ObjectRecord, now: float) -> None:
-    """START: a sender binds at the next tick (BINDING; a retrying one retries now); a
-    receiver or server-connection channel that was stopped accepts partners again."""
+    """START: a sender, server with a CONNAME or requester binds at the next tick
+    (BINDING; a retrying one retries now), or at once in a serving loop over TCP; a
+    receiver, a server without CONNAME or a server-connection channel that was stopped
+    accepts partners again."""
     end = End.of(system, record)
     status = end.status
     if system.platform == "zos" and not chinit_active(system, queue_manager(tx, system)):
         raise Refused("chinit")
-    if end.chltype != "SDR":
+    if not initiates(record):
         if status.state == STOPPED:
             status.state = INACTIVE
             end.save(tx)
@@ -240,6 +173,8 @@ def start(tx: Transaction, system: SystemRecord, record: ObjectRecord, now: floa
     status.state = BINDING
     status.retries = 0
     status.restart = False
+    status.requester = ""
+    status.waiting = False
     end.save(tx)
     schedule(tx, system.name, CHANNEL_TIMER, now)
 
@@ -268,7 +203,7 @@ def reset(tx: Transaction, system: SystemRecord, record: ObjectRecord, seqnum: i
     if status.state in (RUNNING, BINDING):
         raise Refused("active", status.state)
     status.seq = seqnum
-    status.reset = end.chltype == "SDR"
+    status.reset = end.chltype in SENDING
     status.saved = True
     end.save(tx)
 
@@ -282,7 +217,7 @@ def resolve(
     if system.platform == "zos" and not chinit_active(system, queue_manager(tx, system)):
         raise Refused("chinit")
     end = End.of(system, record)
-    if end.chltype != "SDR":
+    if end.chltype not in SENDING:
         raise Refused("chltype")
     if end.status.state in ACTIVE_STATES:
         # A retrying channel resolves its batch itself when it binds.
@@ -291,9 +226,9 @@ def resolve(
     if indoubt is None:
         raise Refused("not_in_doubt")
     work = Work(store, clock, tx, clock.timestamp())
-    if commit and _get_inhibited(work, end):
+    if commit and get_inhibited(work, end):
         raise Refused("get_inhibited")
-    _settle(work, end, commit)
+    settle(work, end, commit)
     work.close_all()
     end.save(tx)
     return indoubt.count
@@ -317,6 +252,9 @@ def start_chinit(tx: Transaction, system: SystemRecord, now: float) -> None:
             end.save(tx)
             schedule(tx, system.name, CHANNEL_TIMER, now)
     End(system, manager, ChannelStatus()).say(tx, now, "chinit_started")
+    storage = initiator.report(tx, system)
+    console(tx, system, now, "CSQX004I", initiator.STORAGE_CSECT, used=storage.used_mb, free=storage.free_mb,
+            above_used=storage.above_used_mb, above_free=storage.above_free_mb)  # fmt: skip
 
 
 def stop_chinit(store: Store, clock: Clock, tx: Transaction, system: SystemRecord) -> None:
@@ -330,7 +268,7 @@ def stop_chinit(store: Store, clock: Clock, tx: Transaction, system: SystemRecor
     for record in tx.objects(system.name, "CHANNEL"):
         end = End.of(system, record)
         if end.status.state in ACTIVE_STATES:
-            restart = end.chltype == "SDR"
+            restart = initiates(record)
             _end_channel(work, end, INACTIVE)
             if restart:
                 end.status.restart = True
@@ -344,28 +282,30 @@ def deleted(tx: Transaction, system: SystemRecord, record: ObjectRecord) -> None
     """DELETE of a stopped channel: a batch it held in doubt is forgotten, its messages
     stay on the transmission queue (a later channel sends them again)."""
     end = End.of(system, record)
-    if end.chltype == "SDR" and end.status.indoubt is not None:
-        _mark_in_flight(tx, end, [])
+    if end.chltype in SENDING and end.status.indoubt is not None:
+        mark_in_flight(tx, end, [])
 
 
 def _end_channel(work: Work, end: End, state: str) -> None:
-    """Ends one end of a channel (STOP, STOP CHINIT) and tells the other end."""
+    """Ends one end of a channel (STOP, STOP CHINIT) and tells the other end (in the
+    store at once; over TCP the serving loop that runs it sees the state and closes
+    the connection)."""
     tx, now = work.tx, work.now
     status = end.status
     was = status.state
-    if end.chltype == "SDR":
+    if end.chltype in SENDING and status.transport != "TCP":
         partner = _partner(work, end)
         indoubt = status.indoubt
-        if indoubt is not None and isinstance(partner, End) and not _get_inhibited(work, end):
+        if indoubt is not None and isinstance(partner, End) and not get_inhibited(work, end):
             mine = _sent_key(work, end, indoubt.luwid) in _SENT_HERE
-            committed = _settle(work, end, partner.status.luwid == indoubt.luwid)
+            committed = settle(work, end, partner.status.luwid == indoubt.luwid)
             work.close_all()
             if not mine:
-                _announce_resolution(work, end, partner, indoubt, committed)
+                announce_resolution(work, end, qmgr_name(tx, partner.system), indoubt, committed)
         receiver = _receiver_of(work, end)
         if receiver is not None:
             _release(work, end, receiver)
-    else:
+    elif end.chltype not in SENDING:
         status.bound = ""
     status.state = state
     end.save(tx)
@@ -378,7 +318,7 @@ def _end_channel(work: Work, end: End, state: str) -> None:
 
 @timer(CHANNEL_TIMER)
 def run_channels(context: TickContext, tx: Transaction, system: SystemRecord, due: float) -> float | Wake | None:
-    """One step of each of the system's sender channels that has something to do;
+    """One step of each of the system's initiating channels that has something to do;
     returns when the next step is due (at once while a channel has work)."""
     platform = platform_of(system)
     # Events are stamped with the time the step was due (a catch-up reports them when
@@ -389,11 +329,14 @@ def run_channels(context: TickContext, tx: Transaction, system: SystemRecord, du
     acting: list[float] = []  # of channels with work (binding, sending)
     again: list[End] = []  # retried and failed as before: the same until something else acts
     for record in tx.objects(system.name, platform.channel_type):
-        if record.attrs.get("CHLTYPE") != "SDR":
+        if not initiates(record) and not record.status.get("channel", {}).get("requester"):
             continue
         end = End.of(system, record)
         state = end.status.state
         if state not in ACTIVE_STATES:
+            continue
+        if over_tcp(tx, end):
+            _leave_to_the_loop(tx, end, now)
             continue
         if state == RETRYING and end.status.retry_at > now:
             wakes.append(end.status.retry_at)
@@ -401,6 +344,9 @@ def run_channels(context: TickContext, tx: Transaction, system: SystemRecord, du
         cause = end.status.reason
         work = Work(context.store, context.clock, tx, now)
         try:
+            if state == RUNNING and _disconnect_due(tx, end, context.now):
+                _disconnect(work, end)
+                continue
             busy = _step(work, end)
             work.close_all()
         except Exception as error:  # a channel error is never a crash of the process that ticks
@@ -415,12 +361,15 @@ def run_channels(context: TickContext, tx: Transaction, system: SystemRecord, du
             acting.append(due)
         elif status.state == RUNNING:
             wakes.append(max(due, context.now) + POLL)
+            deadline = disconnect_at(end)
+            if deadline is not None:
+                wakes.append(max(due, deadline))
     if again:
         # Catching up over a gap: the attempts until anything else can act would fail
         # the same way, so they are counted, not made (one run, not one per attempt).
         until = min([context.quiet_until(tx, system.name, CHANNEL_TIMER), *acting])
         for end in again:
-            if _skip_retries(end.status, until):
+            if _skip_retries(end, until):
                 end.save(tx)
             wakes.append(end.status.retry_at)
     if not (wakes or acting):
@@ -429,20 +378,74 @@ def run_channels(context: TickContext, tx: Transaction, system: SystemRecord, du
     return Wake(min(wakes + acting), passive=not acting)
 
 
-def _skip_retries(status: ChannelStatus, until: float) -> bool:
-    """Counts the retries due up to `until` as made and failed (the short ones one by
-    one, the long ones at once), as _retry would; whether there were any."""
+def _skip_retries(end: End, until: float) -> bool:
+    """Counts the retries due up to `until` as made and failed, as `retry` would (the
+    short ones one by one, the long ones at once), but never the last one the channel
+    has: that one is made, and stops the channel with its console message; whether any
+    were counted."""
+    status = end.status
+    short, short_seconds, long_, long_seconds = retry_schedule(end)
+    allowed = short + long_
     skipped = False
-    while status.retry_at <= until:
+    while status.retry_at <= until and status.retries + 1 < allowed:
         skipped = True
-        if status.retries >= SHORT_RETRIES:
-            attempts = math.floor((until - status.retry_at) / LONG_INTERVAL) + 1
+        if status.retries >= short:
+            attempts = min(math.floor((until - status.retry_at) / long_seconds) + 1, allowed - 1 - status.retries)
             status.retries += attempts
-            status.retry_at += attempts * LONG_INTERVAL
+            status.retry_at += attempts * long_seconds
             break
         status.retries += 1
-        status.retry_at += SHORT_INTERVAL if status.retries <= SHORT_RETRIES else LONG_INTERVAL
+        status.retry_at += short_seconds if status.retries <= short else long_seconds
     return skipped
+
+
+def _leave_to_the_loop(tx: Transaction, end: End, now: float) -> None:
+    """A TCP channel runs in a serving loop; without one its console hears so, once."""
+    from mqtool.engine.http.records import service_alive
+
+    if end.status.waiting or service_alive(tx):
+        return
+    end.status.waiting = True
+    end.save(tx)
+    end.say(tx, now, "waiting", conname=str(end.record.attrs.get("CONNAME", "")))
+
+
+def disconnect_at(end: End) -> float | None:
+    """When an idle running sender ends for its DISCINT (None: never)."""
+    if end.chltype not in SENDING:
+        return None
+    seconds = int_value(end.record.attrs.get("DISCINT"), DISCINT_DEFAULT)
+    if seconds <= 0:
+        return None
+    return max(end.status.last_message, end.status.started) + seconds
+
+
+def _disconnect_due(tx: Transaction, end: End, now: float) -> bool:
+    """Whether DISCINT passed with nothing to send: no batch in doubt, and no message
+    on the transmission queue that was put before the interval ran out."""
+    deadline = disconnect_at(end)
+    if deadline is None or now < deadline or end.status.indoubt is not None:
+        return False
+    qkey = runs.queue_key(tx.conn, end.system.name, end.status.xmitq)
+    if qkey is None:
+        return True
+    low, high = runs.span(qkey)
+    row = tx.conn.execute(
+        "SELECT 1 FROM messages WHERE id > ? AND id < ? AND put_time <= ? LIMIT 1", (low, high, deadline)
+    ).fetchone()
+    return row is None
+
+
+def _disconnect(work: Work, end: End) -> None:
+    """DISCINT passed with nothing to send: the channel ends normally (INACTIVE)."""
+    deadline = disconnect_at(end)
+    when = deadline if deadline is not None else work.now
+    receiver = _receiver_of(work, end)
+    if receiver is not None:
+        _release(work, end, receiver)
+    end.status.state = INACTIVE
+    end.save(work.tx)
+    end.say(work.tx, when, "discint", seconds=int_value(end.record.attrs.get("DISCINT"), DISCINT_DEFAULT))
 
 
 def _fail(work: Work, end: End, error: Exception) -> None:
@@ -459,23 +462,25 @@ def _fail(work: Work, end: End, error: Exception) -> None:
         return
     end.record, end.status = fresh, ChannelStatus.load(fresh.status)
     if isinstance(error, BatchFailed):
-        _retry(work, end, error.cause, **error.fields)
+        retry(work, end, error.cause, **error.fields)
     else:
-        _retry(work, end, "batch", detail=f"{type(error).__name__}: {error}")
+        retry(work, end, "batch", detail=f"{type(error).__name__}: {error}")
 
 
 def _step(work: Work, end: End) -> bool:
     status = end.status
     manager = queue_manager(work.tx, end.system)
     if not chinit_active(end.system, manager):
-        _retry(work, end, "own_stopped", qmgr=manager.name if manager else end.system.name)
+        retry(work, end, "own_stopped", qmgr=manager.name if manager else end.system.name)
         return False
+    if end.chltype == "RQSTR":
+        return _request(work, end)
     if status.state in (BINDING, RETRYING):
         return _bind(work, end)
     partner = _partner(work, end)
     if not isinstance(partner, End):
         cause, fields = partner
-        _retry(work, end, cause, **fields)
+        retry(work, end, cause, **fields)
         return False
     indoubt = status.indoubt
     if indoubt is None:
@@ -483,9 +488,9 @@ def _step(work: Work, end: End) -> bool:
     _test_crash("confirm")
     mine = _sent_key(work, end, indoubt.luwid) in _SENT_HERE
     removals: list[Iterator[None]] = []
-    committed = _settle(work, end, partner.status.luwid == indoubt.luwid, removals)
+    committed = settle(work, end, partner.status.luwid == indoubt.luwid, removals)
     if not mine:
-        _announce_resolution(work, end, partner, indoubt, committed)
+        announce_resolution(work, end, qmgr_name(work.tx, partner.system), indoubt, committed)
     end.save(work.tx)
     if committed:
         # The confirmation of one batch and the next batch share a transaction, as MQ
@@ -501,34 +506,26 @@ def _step(work: Work, end: End) -> bool:
 # -- binding ----------------------------------------------------------------------------
 
 
+def _partner_system(work: Work, end: End) -> tuple[SystemRecord | None, str]:
+    """The system an in-store initiating end talks to, and the CONNAME it went by."""
+    tx = work.tx
+    if end.status.requester:
+        return tx.get_system(end.status.requester), end.status.conname
+    conname = str(end.record.attrs.get("CONNAME", "")) if end.status.state != RUNNING else end.status.conname
+    return listening(tx, conname), conname
+
+
 def _partner(work: Work, end: End) -> End | tuple[str, dict[str, Any]]:
     """The receiving end a sender can talk to now, or why not (a retry cause and its
     message's fields)."""
     tx = work.tx
-    conname = str(end.record.attrs.get("CONNAME", "")) if end.status.state != RUNNING else end.status.conname
-    try:
-        addresses = parse_conname(conname)  # IBM reads CONNAME when the channel starts, not at DEFINE
-    except ConnameError:
-        return "bad_conname", {"conname": conname}
-    found = listening(tx, addresses)
-    if found is None:
-        return "no_listener", {"conname": conname}
-    system = found[0]
-    manager = queue_manager(tx, system)
-    qmgr = manager.name if manager is not None else system.name
-    fields: dict[str, Any] = {"conname": conname, "qmgr": qmgr}
-    if not started(manager):
-        return "partner_stopped", fields
-    if not chinit_active(system, manager):
-        return "partner_chinit", fields
-    record = tx.get_object(system.name, platform_of(system).channel_type, end.name)
-    if record is None:
-        return "remote_undefined", fields
-    partner = End.of(system, record)
-    if partner.chltype != "RCVR":
-        return "remote_type", fields | {"chltype": partner.chltype}
-    if partner.status.state == STOPPED:
-        return "remote_stopped", fields
+    system, conname = _partner_system(work, end)
+    if system is None:
+        return ("no_listener" if _readable(conname) else "bad_conname"), {"conname": conname}
+    fields: dict[str, Any] = {"conname": conname, "qmgr": qmgr_name(tx, system)}
+    partner = check(tx, system, end.name, end.chltype, fields)
+    if not isinstance(partner, End):
+        return partner
     if partner.status.bound and partner.status.bound != end.system.name and partner.status.state == RUNNING:
         return "remote_busy", fields | {"other": partner.status.bound}
     if end.status.state == RUNNING and (partner.status.state != RUNNING or partner.status.bound != end.system.name):
@@ -538,7 +535,9 @@ def _partner(work: Work, end: End) -> End | tuple[str, dict[str, Any]]:
 
 
 def _receiver_of(work: Work, end: End) -> End | None:
-    """The receiver a running sender is bound to, whatever its state now."""
+    """The in-store receiver a running sender is bound to, whatever its state now."""
+    if end.status.transport == "TCP":
+        return None
     system = work.tx.get_system(end.status.partner) if end.status.partner else None
     if system is None:
         return None
@@ -553,8 +552,51 @@ def _release(work: Work, end: End, partner: End) -> None:
     partner.status.bound = ""
     if partner.status.state == RUNNING:
         partner.status.state = INACTIVE
-        partner.say(work.tx, work.now, "ended", qmgr=_qmgr_name(work.tx, end.system))
+        partner.say(work.tx, work.now, "ended", qmgr=qmgr_name(work.tx, end.system))
     partner.save(work.tx)
+
+
+def _request(work: Work, end: End) -> bool:
+    """A requester starts (in the store): its server starts sending to it, or its
+    sender is asked to call it back (it starts and binds by its own CONNAME). Either
+    way the requester is bound as a receiver when the other end binds it."""
+    tx, now = work.tx, work.now
+    system, conname = _partner_system(work, end)
+    if system is None:
+        retry(work, end, "no_listener" if _readable(conname) else "bad_conname", conname=conname)
+        return False
+    fields: dict[str, Any] = {"conname": conname, "qmgr": qmgr_name(tx, system)}
+    other = check(tx, system, end.name, "RQSTR", fields)
+    if not isinstance(other, End):
+        cause, found = other
+        retry(work, end, cause, **found)
+        return False
+    if other.status.state in (RUNNING, BINDING):
+        retry(work, end, "remote_busy", **fields, other=other.status.partner or other.system.name)
+        return False
+    end.status.state = INACTIVE
+    end.status.retries = 0
+    end.save(tx)
+    other.status.state = BINDING
+    other.status.retries = 0
+    if other.chltype == "SVR":
+        # The server answers this requester, whatever its own CONNAME says.
+        other.status.requester = end.system.name
+        other.status.conname = conname_of(end.system)
+    else:
+        other.status.requester = ""
+        end.say(tx, now, "callback", qmgr=fields["qmgr"], conname=conname)
+    other.save(tx)
+    schedule(tx, system.name, CHANNEL_TIMER, now)
+    return True
+
+
+def conname_of(system: SystemRecord) -> str:
+    """How a partner in the store names a system: its first listener's address."""
+    from mqtool.engine.channels.listeners import configured
+
+    found = configured(system)
+    return str(found[0]) if found else system.name
 
 
 def _bind(work: Work, end: End) -> bool:
@@ -565,19 +607,21 @@ def _bind(work: Work, end: End) -> bool:
     partner = _partner(work, end)
     if not isinstance(partner, End):
         cause, fields = partner
-        _retry(work, end, cause, **fields)
+        retry(work, end, cause, **fields)
         return False
     xmitq = str(attrs.get("XMITQ", ""))
-    problem = _xmitq_problem(work, end, xmitq)
+    problem = xmitq_problem(work, end, xmitq)
     if problem:
-        _retry(work, end, "xmitq", queue=xmitq, reason=problem, rcname=_rcname(problem))
+        retry(work, end, "xmitq", queue=xmitq, reason=problem, rcname=rcname(problem))
         return False
     status.xmitq = xmitq
+    if status.removal:
+        remove_confirmed(work, end)  # confirmed over TCP before the channel changed its CONNAME
     receiver = partner.status
     indoubt = status.indoubt
     if indoubt is not None:
-        committed = _settle(work, end, receiver.luwid == indoubt.luwid)
-        _announce_resolution(work, end, partner, indoubt, committed)
+        committed = settle(work, end, receiver.luwid == indoubt.luwid)
+        announce_resolution(work, end, qmgr_name(tx, partner.system), indoubt, committed)
     if status.reset:
         receiver.seq = status.seq
         status.reset = False
@@ -588,35 +632,10 @@ def _bind(work: Work, end: End) -> bool:
         end.save(tx)
         partner.save(tx)
         return False
-    manager = queue_manager(tx, partner.system)
-    status.partner = partner.system.name
-    status.rqmname = manager.name if manager is not None else partner.system.name
-    status.conname = str(attrs.get("CONNAME", ""))
-    compmsg = attrs.get("COMPMSG") or ["NONE"]
-    status.technique = wire.negotiate(compmsg, partner.record.attrs.get("COMPMSG") or ["NONE"], partner.system.platform)
-    status.last_technique = "NONE"
-    status.batchsz = min(_int(attrs.get("BATCHSZ"), 50), _int(partner.record.attrs.get("BATCHSZ"), 50))
-    status.maxmsgl = min(_maxmsgl(tx, end), _maxmsgl(tx, partner))
-    queue = tx.get_object(end.system.name, end.platform.local_type, xmitq)
-    status.compsize = _int(queue.attrs.get("COMPSIZE") if queue is not None else 0, 0)
-    status.state = RUNNING
-    status.started = now
-    status.retries = 0
-    status.reason = ""
-    status.total = Totals()
-    status.batch = Totals()
-    receiver.state = RUNNING
-    receiver.bound = end.system.name
-    receiver.partner = end.system.name
-    receiver.rqmname = _qmgr_name(tx, end.system)
-    receiver.conname = status.conname
-    receiver.technique = status.technique
-    receiver.last_technique = "NONE"
-    receiver.batchsz = status.batchsz
-    receiver.maxmsgl = status.maxmsgl
-    receiver.started = now
-    receiver.total = Totals()
-    receiver.batch = Totals()
+    _, conname = _partner_system(work, end)
+    terms = negotiate(attrs, maxmsgl(tx, end), partner, maxmsgl(tx, partner))
+    running(work, end, terms, qmgr_name(tx, partner.system), conname, partner.system.name)
+    bind_receiver(partner, terms, qmgr_name(tx, end.system), conname, end.system.name, now)
     end.say(tx, now, "started", qmgr=status.rqmname, conname=status.conname, technique=status.technique,
             batchsz=status.batchsz)  # fmt: skip
     partner.say(tx, now, "receiving", qmgr=receiver.rqmname, technique=receiver.technique)
@@ -625,7 +644,31 @@ def _bind(work: Work, end: End) -> bool:
     return True
 
 
-def _xmitq_problem(work: Work, end: End, xmitq: str) -> int:
+def running(work: Work, end: End, terms: Terms, peer_qmgr: str, conname: str, partner_system: str) -> None:
+    """The sending end's status once its partner took it: RUNNING with the terms agreed
+    (saved and announced by the caller)."""
+    status, attrs = end.status, end.record.attrs
+    status.partner = partner_system
+    status.rqmname = peer_qmgr
+    status.conname = conname
+    status.technique = terms.technique
+    status.last_technique = "NONE"
+    status.batchsz = terms.batchsz
+    status.maxmsgl = terms.maxmsgl
+    status.hbint = terms.hbint
+    xmitq = str(attrs.get("XMITQ", ""))
+    queue = work.tx.get_object(end.system.name, end.platform.local_type, xmitq)
+    status.compsize = int_value(queue.attrs.get("COMPSIZE") if queue is not None else 0, 0)
+    status.state = RUNNING
+    status.started = work.now
+    status.retries = 0
+    status.reason = ""
+    status.waiting = False
+    status.total = Totals()
+    status.batch = Totals()
+
+
+def xmitq_problem(work: Work, end: End, xmitq: str) -> int:
     """The reason code that keeps a sender from its transmission queue; 0 when none."""
     tx = work.tx
     queue = tx.get_object(end.system.name, end.platform.local_type, xmitq)
@@ -634,7 +677,7 @@ def _xmitq_problem(work: Work, end: End, xmitq: str) -> int:
     if queue.attrs.get("GET", "ENABLED") == "DISABLED":
         return GET_INHIBITED
     for other in tx.objects(end.system.name, end.platform.channel_type):
-        if other.name == end.name or other.attrs.get("CHLTYPE") != "SDR":
+        if other.name == end.name or other.attrs.get("CHLTYPE") not in SENDING:
             continue
         theirs = ChannelStatus.load(other.status)
         if theirs.state in (RUNNING, BINDING) and theirs.xmitq == xmitq:
@@ -642,7 +685,7 @@ def _xmitq_problem(work: Work, end: End, xmitq: str) -> int:
     return 0
 
 
-def _get_inhibited(work: Work, end: End) -> bool:
+def get_inhibited(work: Work, end: End) -> bool:
     """Whether the sender's transmission queue is GET-DISABLED: a batch in doubt cannot be
     removed from it then, and stays in doubt."""
     xmitq = end.status.xmitq or str(end.record.attrs.get("XMITQ", ""))
@@ -650,29 +693,24 @@ def _get_inhibited(work: Work, end: End) -> bool:
     return queue is not None and queue.attrs.get("GET", "ENABLED") == "DISABLED"
 
 
-def _maxmsgl(tx: Transaction, end: End) -> int:
-    """A channel end's MAXMSGL; 0 (z/OS) means its queue manager's."""
-    value = _int(end.record.attrs.get("MAXMSGL"), 0)
-    if value:
-        return value
-    manager = queue_manager(tx, end.system)
-    return _int(manager.attrs.get("MAXMSGL") if manager is not None else None, 4194304)
+def retry_schedule(end: End) -> tuple[int, float, int, float]:
+    """SHORTRTY, SHORTTMR, LONGRTY, LONGTMR of a channel (MQ's defaults when absent)."""
+    attrs = end.record.attrs
+    values = {key: int_value(attrs.get(key), default) for key, default in RETRY_DEFAULTS.items()}
+    return (values["SHORTRTY"], max(MIN_RETRY_SECONDS, float(values["SHORTTMR"])), values["LONGRTY"],
+            max(MIN_RETRY_SECONDS, float(values["LONGTMR"])))  # fmt: skip
 
 
-def _qmgr_name(tx: Transaction, system: SystemRecord) -> str:
-    manager = queue_manager(tx, system)
-    return manager.name if manager is not None else system.name
+def retries_left(end: End) -> tuple[int, int]:
+    """(short, long) retries left: DISPLAY CHSTATUS SHORTRTS and LONGRTS."""
+    short, _, long_, _ = retry_schedule(end)
+    done = end.status.retries
+    return max(0, short - done), max(0, long_ - max(0, done - short))
 
 
-def _int(value: Any, default: int) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return default
-
-
-def _retry(work: Work, end: End, cause: str, **fields: Any) -> None:
-    """The channel cannot run now: RETRYING, next attempt after the retry interval. The
+def retry(work: Work, end: End, cause: str, **fields: Any) -> None:
+    """The channel cannot run now: RETRYING, next attempt after the retry interval
+    (SHORTTMR for SHORTRTY tries, then LONGTMR for LONGRTY tries; then STOPPED). The
     console hears of it when the channel starts retrying or the cause changes."""
     tx, now = work.tx, work.now
     status = end.status
@@ -681,12 +719,19 @@ def _retry(work: Work, end: End, cause: str, **fields: Any) -> None:
     if partner is not None:
         _release(work, end, partner)
     status.retries += 1
-    interval = SHORT_INTERVAL if status.retries <= SHORT_RETRIES else LONG_INTERVAL
+    short, short_seconds, long_, long_seconds = retry_schedule(end)
+    fields.setdefault("qmgr", status.rqmname)
+    fields.setdefault("conname", status.conname or str(end.record.attrs.get("CONNAME", "")))
+    if status.retries > short + long_:
+        status.state = STOPPED
+        status.reason = cause
+        end.save(tx)
+        end.say(tx, now, "exhausted", retries=short + long_)
+        return
+    interval = short_seconds if status.retries <= short else long_seconds
     status.retry_at = now + interval
     status.state = RETRYING
     if was != RETRYING or status.reason != cause:
-        fields.setdefault("qmgr", status.rqmname)
-        fields.setdefault("conname", status.conname or str(end.record.attrs.get("CONNAME", "")))
         end.say(tx, now, cause, seconds=int(interval), **fields)
     status.reason = cause
     end.save(tx)
@@ -696,28 +741,33 @@ def _retry(work: Work, end: End, cause: str, **fields: Any) -> None:
 
 # The batch's row ids first (no message data read), then each message as it is sent:
 # its data is read right before it is put, as a get reads it.
-_BATCH = (
+BATCH_SQL = (
     "SELECT id, max(original_length, stored_length) FROM messages "
     "WHERE id > ? AND id < ? AND (expiry IS NULL OR expiry > ?) ORDER BY id LIMIT ?"
 )
-_MESSAGE = (
+MESSAGE_SQL = (
     "SELECT priority, msgid, correlid, persistent, expiry, original_length, codec, header, payload "
     "FROM messages WHERE id = ?"
 )
 
 
-@dataclass
-class _Receiving:
-    """The receiving end's side of one batch: the destination queues it opened and what
-    it counted."""
+def next_luwid(end: End) -> str:
+    """The logical unit of work id of the sender's next batch (counts it)."""
+    end.status.luw += 1
+    return f"{int(end.record.created) & 0xFFFFFFFF:08X}{end.status.luw & 0xFFFFFFFF:08X}"
 
-    partner: End
-    qmgr: str
-    deadq: str
-    handles: dict[str, QueueHandle | MQError] = field(default_factory=dict)
-    headers: dict[str, dict[str, Any]] = field(default_factory=dict)  # transmission header text -> fields
-    totals: Totals = field(default_factory=Totals)
-    dead: dict[tuple[str, int], int] = field(default_factory=dict)  # (queue, reason) -> messages
+
+def record_in_doubt(end: End, luwid: str, row_ids: list[int], sent: Totals, last_technique: str) -> InDoubt:
+    """The batch the sender holds in doubt until its receiver confirms it."""
+    status = end.status
+    seq = next_seq(status.seq, len(row_ids))
+    status.indoubt = InDoubt(
+        luwid=luwid, first=next_seq(status.seq), last=seq, rows=row_ids, count=sent.msgs,
+        before=sent.before, wire=sent.wire, compressed=sent.compressed, comp_before=sent.comp_before,
+        comp_us=sent.comp_us, stored=sent.stored, inflated=sent.inflated, last_technique=last_technique,
+    )  # fmt: skip
+    status.saved = True
+    return status.indoubt
 
 
 def _send(
@@ -728,25 +778,23 @@ def _send(
     batch, the sender holds it in doubt. False when there was nothing to send. With
     `removal`, the confirmed batch's messages (row ids `confirmed`) are still on the
     queue: they are not sent again, and one is removed before each message is put."""
-    tx, now, clock = work.tx, work.now, work.clock
+    tx, clock = work.tx, work.clock
     status = end.status
-    problem = _xmitq_problem(work, end, status.xmitq)
+    problem = xmitq_problem(work, end, status.xmitq)
     if problem:
-        raise BatchFailed("xmitq", queue=status.xmitq, reason=problem, rcname=_rcname(problem))
+        raise BatchFailed("xmitq", queue=status.xmitq, reason=problem, rcname=rcname(problem))
     qkey = runs.queue_key(tx.conn, end.system.name, status.xmitq)
     if qkey is None:
         return False
     low, high = runs.span(qkey)
     batchsz = max(1, status.batchsz)
     confirmed = confirmed or set()
-    found = tx.conn.execute(_BATCH, (low, high, clock.timestamp(), batchsz + len(confirmed))).fetchall()
+    found = tx.conn.execute(BATCH_SQL, (low, high, clock.timestamp(), batchsz + len(confirmed))).fetchall()
     chosen = [row for row in found if row[0] not in confirmed][:batchsz]
     row_ids = [int(row[0]) for row in chosen]
     if not row_ids:
         return False
-    manager = queue_manager(tx, partner.system)
-    assert manager is not None
-    batch = _Batch(work, end, _Receiving(partner, manager.name, deadq(partner.system, manager)), removal)
+    batch = _Batch(work, end, Receiving.of(tx, partner), removal)
     read = tx.conn.cursor()
     # The sender's compression and the receiver's inflation of the next chunk run beside
     # the store work of this one; chunks grow from FIRST_CHUNK so that the first
@@ -760,7 +808,7 @@ def _send(
         for row_id in row_ids:
             # fetchall, not fetchone: the statement ends, so the writes that follow need
             # not keep a reading cursor's place in the table.
-            (row,) = read.execute(_MESSAGE, (row_id,)).fetchall()
+            (row,) = read.execute(MESSAGE_SQL, (row_id,)).fetchall()
             message = _prepare(work, batch.receiving, row_id, row)
             chunk.append(message)
             chunk_bytes += max(message.length, len(message.payload))
@@ -775,30 +823,11 @@ def _send(
             batch.deliver(*ahead.popleft())
     finally:
         carrier.close()
-    sent, receiving = batch.sent, batch.receiving
-    seq = next_seq(status.seq, len(row_ids))
-    status.luw += 1
-    luwid = f"{int(end.record.created) & 0xFFFFFFFF:08X}{status.luw & 0xFFFFFFFF:08X}"
-    status.indoubt = InDoubt(
-        luwid=luwid, first=next_seq(status.seq), last=seq, rows=row_ids, count=sent.msgs,
-        before=sent.before, wire=sent.wire, compressed=sent.compressed, comp_before=sent.comp_before,
-        comp_us=sent.comp_us, stored=sent.stored, inflated=sent.inflated, last_technique=batch.last_technique,
-    )  # fmt: skip
-    status.saved = True
-    _mark_in_flight(tx, end, row_ids)
-    receiver = partner.status
-    receiver.seq = seq
-    receiver.luwid = luwid
-    receiver.last_technique = batch.last_technique
-    receiver.last_message = now
-    receiver.saved = True
-    totals = receiving.totals
-    totals.batches = 1
-    receiver.batch = totals
-    receiver.total.add(totals)
-    for (queue, reason), count in sorted(receiving.dead.items()):
-        partner.say(tx, now, "dead_letter", queue=queue, deadq=receiving.deadq, reason=reason,
-                    rcname=_rcname(reason), count=count, qmgr=receiving.qmgr)  # fmt: skip
+    sent = batch.sent
+    luwid = next_luwid(end)
+    indoubt = record_in_doubt(end, luwid, row_ids, sent, batch.last_technique)
+    mark_in_flight(tx, end, row_ids)
+    batch.receiving.finish(work, luwid, indoubt.last, batch.last_technique)
     partner.save(tx)
     end.save(tx)
     _SENT_HERE.add(_sent_key(work, end, luwid))
@@ -824,73 +853,63 @@ class _Message:
     length: int
     codec: str  # as stored on the transmission queue
     payload: bytes  # as stored
-    destination: str
-    rqmname: str
-    handle: QueueHandle | None
-    reason: int  # why it cannot be delivered (0: it can, as far as the length says)
-    inflate: bool  # may be inflated: for its destination, or for the dead-letter queue
+    delivery: Delivery
+
+    @property
+    def inflate(self) -> bool:
+        return self.delivery.inflate
 
 
-def _prepare(work: Work, receiving: _Receiving, row_id: int, row: tuple[Any, ...]) -> _Message:
-    """The receiving side's checks of one message, on its declared length: its
-    destination (opened once per batch), and whether it may be inflated at all."""
-    priority, msgid, correlid, persistent, expiry, length, codec, header_text, payload = row
-    header = receiving.headers.get(header_text)
-    if header is None:
-        # The messages of a batch mostly share their transmission header: read once.
-        header = receiving.headers[header_text] = json.loads(header_text) if header_text else {}
-    options = PutOptions(
+def message_options(row: tuple[Any, ...], now: float) -> PutOptions:
+    """The descriptor of a message read with MESSAGE_SQL (expiry as seconds left)."""
+    priority, msgid, correlid, persistent, expiry = row[:5]
+    return PutOptions(
         persistent=bool(persistent),
         priority=int(priority),
         msgid=bytes(msgid),
         correlid=bytes(correlid),
-        expiry=None if expiry is None else max(0.0, float(expiry) - work.clock.timestamp()),
+        expiry=None if expiry is None else max(0.0, float(expiry) - now),
     )
-    partner = receiving.partner
-    destination = str(header.get("rname") or "")
-    rqmname = str(header.get("rqmname") or receiving.qmgr)
-    reason = 0
-    handle: QueueHandle | None = None
-    if rqmname != receiving.qmgr:
-        reason = MQRC_UNKNOWN_REMOTE_Q_MGR
-    elif not destination:
-        reason = UNKNOWN_OBJECT_NAME
-    else:
-        opened = receiving.handles.get(destination)
-        if opened is None:
-            try:
-                opened = work.open(partner.system.name, destination, partner.system.platform, "put")
-            except MQError as error:
-                opened = error
-            receiving.handles[destination] = opened
-        if isinstance(opened, MQError):
-            reason = opened.reason
-        else:
-            handle = opened
-            resolved = handle.resolved
-            assert resolved is not None
-            limit = min(resolved.maxmsgl, resolved.qmgr_maxmsgl, partner.status.maxmsgl or length)
-            if length > limit:
-                reason = MSG_TOO_BIG_FOR_CHANNEL
-    inflate = reason == 0 or length + deadletter.LENGTH <= _deadq_limit(work, receiving)
-    return _Message(int(row_id), options, int(length), str(codec), bytes(payload), destination, rqmname, handle,
-                    reason, inflate)  # fmt: skip
+
+
+def _prepare(work: Work, receiving: Receiving, row_id: int, row: tuple[Any, ...]) -> _Message:
+    """The receiving side's checks of one message, on its declared length: its
+    destination (opened once per batch), and whether it may be inflated at all."""
+    length, codec, header_text, payload = row[5:]
+    options = message_options(row, work.clock.timestamp())
+    delivery = receiving.prepare(work, int(length), str(header_text or ""))
+    return _Message(int(row_id), options, int(length), str(codec), bytes(payload), delivery)
 
 
 def _jobs(end: End, chunk: list[_Message]) -> list[offload.Job]:
     status = end.status
     jobs = []
     for message in chunk:
-        technique = _technique_for(end.system, status.technique, message.codec)
+        technique = technique_for(end.system, status.technique, message.codec)
         jobs.append(offload.Job(message.payload, message.codec, message.length, technique, status.compsize,
                                 message.inflate))  # fmt: skip
     return jobs
 
 
+def count_sent(sent: Totals, length: int, done: wire.Carried | wire.Sent, wire_length: int) -> None:
+    """The sending side's counts of one message."""
+    sent.msgs += 1
+    sent.before += length
+    sent.wire += wire_length
+    sent.largest = max(sent.largest, length)
+    if done.codec:
+        sent.compressed += 1
+        sent.comp_before += length
+        sent.comp_wire += wire_length
+        sent.stored += 0 if done.compressed_now else 1
+    if done.inflated:
+        sent.inflated += 1
+
+
 class _Batch:
     """The delivery of one batch's messages, in order, and what both ends count."""
 
-    def __init__(self, work: Work, end: End, receiving: _Receiving, removal: Iterator[None] | None) -> None:
+    def __init__(self, work: Work, end: End, receiving: Receiving, removal: Iterator[None] | None) -> None:
         self.work = work
         self.end = end
         self.receiving = receiving
@@ -908,56 +927,18 @@ class _Batch:
             self._deliver(message, result)
 
     def _deliver(self, message: _Message, done: wire.Carried) -> None:
-        sent = self.sent
-        length = message.length
-        sent.msgs += 1
-        sent.before += length
-        sent.wire += done.wire_length
-        if done.codec:
-            sent.compressed += 1
-            sent.comp_before += length
-            sent.comp_wire += done.wire_length
-            sent.stored += 0 if done.compressed_now else 1
-            if done.compressed_now:
-                sent.comp_us += done.send_us
-        if done.inflated:
-            sent.inflated += 1
+        count_sent(self.sent, message.length, done, done.wire_length)
+        if done.codec and done.compressed_now:
+            self.sent.comp_us += done.send_us
         self.last_technique = done.codec or wire.NONE
         if self.removal is not None:
             next(self.removal, None)
-        self._receive(message, done)
+        self.receiving.receive(self.work, message.delivery, message.options, message.length, done.codec,
+                               done.wire_length, done.original, done.receive_us)  # fmt: skip
         _test_crash("send")
 
-    def _receive(self, message: _Message, done: wire.Carried) -> None:
-        """The receiving side of one message: put, or to the dead-letter queue."""
-        receiving, work = self.receiving, self.work
-        totals = receiving.totals
-        totals.msgs += 1
-        totals.before += message.length
-        totals.wire += done.wire_length
-        if done.codec and done.original is not None:
-            totals.compressed += 1
-            totals.comp_before += message.length
-            totals.comp_wire += done.wire_length
-            totals.comp_us += done.receive_us
-            if _hardware(receiving.partner.system, done.codec):
-                totals.hardware += 1
-            else:
-                totals.software += 1
-        original = done.original if done.original is not None else b""
-        reason = message.reason
-        if message.handle is not None and reason == 0:
-            try:
-                message.handle.put(work.tx, original, message.options)
-                return
-            except MQError as error:
-                reason = error.reason
-        _dead_letter(work, self.end, receiving, message.destination or "(blank)", message.rqmname, reason, original,
-                     message.length, message.options)  # fmt: skip
-        totals.dead += 1
 
-
-def _technique_for(system: SystemRecord, negotiated: str, stored_codec: str) -> str:
+def technique_for(system: SystemRecord, negotiated: str, stored_codec: str) -> str:
     """The technique one message is sent with: the negotiated one. A z/TPF channel
     compresses only with the zEDC accelerator (seed 000), so on an older CPU it sends a
     message uncompressed, unless it is stored compressed in the zlib format and can go
@@ -969,81 +950,33 @@ def _technique_for(system: SystemRecord, negotiated: str, stored_codec: str) -> 
     return wire.NONE
 
 
-def _hardware(system: SystemRecord, codec: str) -> bool:
-    """Whether a receiver inflates with the accelerator: z/TPF for every zlib technique
-    (z15 or later), z/OS for ZLIBFAST only (IBM: only ZLIBFAST can use zEDC)."""
-    if not system.has_accelerator or codec == "RLE":
-        return False
-    return system.platform != "zos" or codec == "ZLIBFAST"
-
-
-def _deadq_limit(work: Work, receiving: _Receiving) -> int:
-    """The largest message the partner's dead-letter queue takes (0: there is none)."""
-    handle = _deadq_handle(work, receiving)
-    if isinstance(handle, MQError):
-        return 0
-    resolved = handle.resolved
-    assert resolved is not None
-    return min(resolved.maxmsgl, resolved.qmgr_maxmsgl)
-
-
-def _deadq_handle(work: Work, receiving: _Receiving) -> QueueHandle | MQError:
-    key = "\0deadq"
-    handle = receiving.handles.get(key)
-    if handle is None:
-        if not receiving.deadq:
-            handle = MQError(UNKNOWN_OBJECT_NAME, "no DEADQ")
-        else:
-            try:
-                handle = work.open(receiving.partner.system.name, receiving.deadq, receiving.partner.system.platform,
-                                   "put")  # fmt: skip
-            except MQError as error:
-                handle = error
-        receiving.handles[key] = handle
-    return handle
-
-
-def _dead_letter(
-    work: Work, end: End, receiving: _Receiving, queue: str, qmgr: str, reason: int, original: bytes, length: int,
-    options: PutOptions,
-) -> None:  # fmt: skip
-    """Puts an undeliverable message to the partner's dead-letter queue behind a dead-letter
-    header; a dead-letter queue that is missing or refuses fails the batch."""
-    handle = _deadq_handle(work, receiving)
-    failure = {"queue": queue, "deadq": receiving.deadq or "(none)", "qmgr": receiving.qmgr}
-    if isinstance(handle, MQError):
-        raise BatchFailed("deadq", reason=handle.reason, rcname=_rcname(handle.reason), **failure)
-    if len(original) != length:
-        # Too long even for the dead-letter queue: it was never inflated.
-        raise BatchFailed("deadq", reason=MSG_TOO_BIG_FOR_CHANNEL, rcname=_rcname(MSG_TOO_BIG_FOR_CHANNEL), **failure)
-    header = deadletter.build(deadletter.DeadLetterHeader(reason, queue, qmgr, end.name, work.clock.timestamp()))
-    try:
-        handle.put(work.tx, header + original, options)
-    except MQError as error:
-        raise BatchFailed("deadq", reason=error.reason, rcname=_rcname(error.reason), **failure) from None
-    key = (queue, reason)
-    receiving.dead[key] = receiving.dead.get(key, 0) + 1
-
-
 # -- confirm, in-doubt ----------------------------------------------------------------------
 
 
-def _settle(work: Work, end: End, commit: bool, deferred: list[Iterator[None]] | None = None) -> bool:
+def settle(
+    work: Work, end: End, commit: bool, deferred: list[Iterator[None]] | None = None, later: bool = False
+) -> bool:
     """Ends a sender's batch in doubt: commit removes its messages from the transmission
     queue and moves the sequence number on; backout leaves them to be sent again.
     With `deferred`, the removal is appended there for the caller to run (in the same
-    transaction). Returns `commit`."""
+    transaction). With `later`, the messages stay on the queue, listed in the channel's
+    status (`removal`) until `remove_confirmed` takes them off in a transaction of its
+    own (the TCP sender does it while it sends the next batch; a channel that ends
+    before does it at its next start). Returns `commit`."""
     status = end.status
     indoubt = status.indoubt
     assert indoubt is not None
     tx = work.tx
     if commit:
-        removal = _removal(work, end, indoubt.rows)
-        if deferred is None:
-            for _ in removal:
-                pass
+        if later:
+            status.removal = [*status.removal, *indoubt.rows]
         else:
-            deferred.append(removal)
+            removal = _removal(work, end, indoubt.rows)
+            if deferred is None:
+                for _ in removal:
+                    pass
+            else:
+                deferred.append(removal)
         status.seq = indoubt.last
         status.luwid = indoubt.luwid
         status.last_technique = indoubt.last_technique
@@ -1057,8 +990,21 @@ def _settle(work: Work, end: End, commit: bool, deferred: list[Iterator[None]] |
         status.total.add(batch)
     status.indoubt = None
     _SENT_HERE.discard(_sent_key(work, end, indoubt.luwid))
-    _mark_in_flight(tx, end, [])
+    mark_in_flight(tx, end, status.removal)
     return commit
+
+
+def remove_confirmed(work: Work, end: End, rows: list[int] | None = None) -> None:
+    """Takes confirmed messages (`rows`, or all the channel's status lists) off the
+    transmission queue and out of the status's `removal` list."""
+    status = end.status
+    taken = list(status.removal) if rows is None else [row for row in rows if row in set(status.removal)]
+    for _ in _removal(work, end, taken):
+        pass
+    gone = set(taken)
+    status.removal = [row for row in status.removal if row not in gone]
+    in_flight = [*status.removal, *(status.indoubt.rows if status.indoubt is not None else [])]
+    mark_in_flight(work.tx, end, in_flight)
 
 
 def _removal(work: Work, end: End, rows: list[int]) -> Iterator[None]:
@@ -1068,7 +1014,7 @@ def _removal(work: Work, end: End, rows: list[int]) -> Iterator[None]:
     message the sender had to inflate counts in the channel's Inflated To Send)."""
     xmitq = end.status.xmitq or str(end.record.attrs.get("XMITQ", ""))
     try:
-        handle = work.open(end.system.name, xmitq, end.system.platform, "get")
+        handle: QueueHandle = work.open(end.system.name, xmitq, end.system.platform, "get")
     except MQError:
         return  # the queue is gone, and its messages with it
     for row_id in sorted(rows):
@@ -1077,7 +1023,7 @@ def _removal(work: Work, end: End, rows: list[int]) -> Iterator[None]:
         yield
 
 
-def _mark_in_flight(tx: Transaction, end: End, rows: list[int]) -> None:
+def mark_in_flight(tx: Transaction, end: End, rows: list[int]) -> None:
     """Messages of a batch in flight stay in memory: the z/TPF sweeper leaves them."""
     if end.system.platform == "ztpf":
         from mqtool.engine.ztpf.sweeper import set_inflight
@@ -1085,19 +1031,25 @@ def _mark_in_flight(tx: Transaction, end: End, rows: list[int]) -> None:
         set_inflight(tx, end.system.name, end.status.xmitq, rows)
 
 
-def _announce_resolution(work: Work, end: End, partner: End, indoubt: InDoubt, committed: bool) -> None:
+def announce_resolution(work: Work, end: End, qmgr: str, indoubt: InDoubt, committed: bool) -> None:
     """A batch left in doubt (by a process that ended, or a channel that stopped) was
     resolved with the partner."""
     end.say(work.tx, work.now, "resolved", first=indoubt.first, last=indoubt.last, count=indoubt.count,
-            qmgr=_qmgr_name(work.tx, partner.system), action="COMMITTED" if committed else "BACKED OUT")  # fmt: skip
+            qmgr=qmgr, action="COMMITTED" if committed else "BACKED OUT")  # fmt: skip
 
 
 def _sent_key(work: Work, end: End, luwid: str) -> tuple[str, str, str, str]:
     return (str(work.store.path), end.system.name, end.name, luwid)
 
 
-def _rcname(reason: int) -> str:
-    return NAMES.get(reason) or _MORE_NAMES.get(reason, "MQRC_UNKNOWN")
+def header_of(row: tuple[Any, ...]) -> dict[str, Any]:
+    """The transmission header of a message read with MESSAGE_SQL."""
+    text = row[7]
+    try:
+        value = json.loads(text) if text else {}
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
 
 
 _CRASH_AT = os.environ.get(CRASH_VARIABLE, "")

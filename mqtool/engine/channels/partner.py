@@ -1,16 +1,18 @@
-"""Where a channel's other end is: each queue manager of the complex has a listener
-address (`mqtool system add|alter --listener host(port)`), a sender's CONNAME names one
-(or a list of them, tried in order; conname.py reads it), and the other end is the
-channel of the same name on that queue manager. Also how each
-platform names the objects a channel deals with (channel and local queue types, the
-default dead-letter queue, the console's csect)."""
+"""Where a channel's other end is: each queue manager of the complex listens at the
+addresses of its `listener` setting (listeners.py: `mqtool system add|alter --listener`
+and START LISTENER); a sender's CONNAME names one, and the other end is the channel of
+the same name on that queue manager (a CONNAME no system of the store listens at is
+reached over TCP: tcp/). Also how each platform names the objects a channel deals with
+(channel and local queue types, the default dead-letter queue)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mqtool.engine.channels.conname import Address, ConnameError, parse_one
+from mqtool.engine.channels.listeners import listening
 from mqtool.state import ObjectRecord, SystemRecord, Transaction
+
+__all__ = ["PLATFORMS", "Platform", "chinit_active", "deadq", "listening", "platform_of", "queue_manager", "started"]
 
 
 @dataclass(frozen=True)
@@ -31,22 +33,6 @@ PLATFORMS: dict[str, Platform] = {
 
 def platform_of(system: SystemRecord) -> Platform:
     return PLATFORMS[system.platform]
-
-
-def listening(tx: Transaction, addresses: list[Address]) -> tuple[SystemRecord, Address] | None:
-    """The first of `addresses` (a CONNAME's, in order) at which a system of the complex
-    listens, with that system; None when no system listens at any of them."""
-    listeners: dict[tuple[str, int], SystemRecord] = {}
-    for system in tx.systems():
-        try:
-            listeners.setdefault(parse_one(str(system.attrs.get("listener") or "")).key, system)
-        except ConnameError:
-            continue  # no listener (or one the store holds damaged): nothing listens there
-    for candidate in addresses:
-        system = listeners.get(candidate.key)
-        if system is not None:
-            return system, candidate
-    return None
 
 
 def queue_manager(tx: Transaction, system: SystemRecord) -> ObjectRecord | None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from mqtool.engine.channels.conname import ConnameError, parse
 from mqtool.engine.channels.partner import channel, chinit_active, listening, queue_manager, started
 from mqtool.state import ObjectRecord, SystemRecord, Transaction
 
@@ -29,13 +28,9 @@ def ping(tx: Transaction, system: SystemRecord, record: ObjectRecord) -> tuple[s
     if str(record.status.get("state") or "") in ACTIVE:
         return "active", {}
     conname = str(record.attrs.get("CONNAME", "") or "")
-    try:
-        found = listening(tx, parse(conname))
-    except ConnameError:
-        found = None  # a CONNAME that names no address (a template not filled in)
-    if found is None:
+    partner_system = listening(tx, conname)  # None also for a CONNAME that names no address
+    if partner_system is None:
         return "no_listener", {"conname": conname}
-    partner_system, _ = found
     manager = queue_manager(tx, partner_system)
     fields: dict[str, Any] = {"conname": conname, "qmgr": manager.name if manager is not None else partner_system.name}
     if not started(manager):

@@ -62,10 +62,14 @@ class Totals:
     hardware: int = 0  # receiver: decompressions with the accelerator
     software: int = 0  # receiver: decompressions in software
     dead: int = 0  # receiver: messages put to the dead-letter queue
+    frames: int = 0  # TCP: bytes of frames sent (sender) or received (receiver), control included
+    socket: int = 0  # TCP: bytes on the socket, after TLS when it runs
+    largest: int = 0  # the longest message (its original length)
 
     def add(self, other: Totals) -> None:
         for item in fields(self):
-            setattr(self, item.name, getattr(self, item.name) + getattr(other, item.name))
+            mine, theirs = getattr(self, item.name), getattr(other, item.name)
+            setattr(self, item.name, max(mine, theirs) if item.name == "largest" else mine + theirs)
 
 
 @dataclass
@@ -93,8 +97,19 @@ class ChannelStatus:
     retry_at: float = 0.0
     reason: str = ""  # why the channel is retrying or stopped by the engine
     restart: bool = False  # z/OS: start again when the channel initiator starts
-    bound: str = ""  # receiver: the system of the sender bound to it
+    bound: str = ""  # receiver: the system of the sender bound to it (TCP: "tcp:" and its session)
     saved: bool = False  # a batch was ever committed: DISPLAY CHSTATUS SAVED shows it
+    hbint: int = 0  # negotiated: the larger of both ends
+    transport: str = ""  # "" in the store, TCP over the network
+    sslciph: str = ""  # the CipherSpec in use (TCP with TLS)
+    sslpeer: str = ""  # the partner certificate's distinguished name
+    sslcerti: str = ""  # ... and its issuer's
+    sslcertu: str = ""  # the user id its certificate maps to
+    mcauser: str = ""  # the user id the channel runs under (CHLAUTH, MCAUSER)
+    owner: dict[str, Any] | None = None  # TCP: the serving loop that runs this end
+    requester: str = ""  # a server started by a requester of the store: the requester's system
+    removal: list[int] = field(default_factory=list)  # confirmed rows still on the transmission queue (TCP)
+    waiting: bool = False  # a TCP sender was told on the console that it waits for a serving loop
     total: Totals = field(default_factory=Totals)
     batch: Totals = field(default_factory=Totals)  # the last batch
 
@@ -116,15 +131,16 @@ class ChannelStatus:
         keys (`state` and the keywords in lower case)."""
         status["channel"] = asdict(self)
         status["state"] = self.state
-        sender = chltype == "SDR"
+        sender = chltype in ("SDR", "SVR")
         total, batch = self.total, self.batch
         status["conname"] = self.conname
         status["substate"] = ""
         status["stopreq"] = "NO"
         status["msgs"] = total.msgs
         status["batches"] = total.batches
-        status["bytssent"] = total.wire if sender else 0
-        status["bytsrcvd"] = 0 if sender else total.wire
+        sent = total.frames or total.wire
+        status["bytssent"] = sent if sender else 0
+        status["bytsrcvd"] = 0 if sender else sent
         status["compmsg"] = [self.technique, self.last_technique]
         status["comprate"] = [rate(batch.before, batch.wire), rate(total.before, total.wire)]
         status["comptime"] = [
@@ -133,6 +149,14 @@ class ChannelStatus:
         ]
         status["curshcnv"] = 0
         status["maxshcnv"] = 0
+        status["sslciph"] = self.sslciph
+        status["sslpeer"] = self.sslpeer
+        status["sslcerti"] = self.sslcerti
+        status["sslcertu"] = self.sslcertu
+        status["sslrkeys"] = 0  # no secret key resets (security/tls.py)
+        status["sslkeyda"] = status["sslkeyti"] = ""
+        if self.mcauser:
+            status["mcauser"] = self.mcauser
 
 
 def rate(before: int, after: int, nearest: bool = True) -> int:
