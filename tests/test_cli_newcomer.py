@@ -94,7 +94,7 @@ def test_numbers_in_commands_are_ascii_digits_only(mq: Any, command: str, expect
     [
         (["--swbpool", "٣"], "--swbpool: '٣' is not valid: a whole number 1-100000000"),
         (["--offset", "+٠١:00"], "--offset: not a UTC offset: '+٠١:00' (example: -05:00)"),
-        (["--listener", "127.0.0.1(١٤١٤)"], "--listener: '127.0.0.1(١٤١٤)' is not host(port)"),
+        (["--listener", "127.0.0.1(١٤١٤)"], "--listener: '127.0.0.1(١٤١٤)' has no port 0-65535 in its parentheses"),
     ],
 )
 def test_system_settings_are_ascii_digits_only(

@@ -45,7 +45,8 @@ def test_ibm_forms(text: str, expected: list[Address]) -> None:
         ("qm1(1414),,qm2", "empty name"),
         ("fe80::zz(1414)", "not an IPv6 address"),
         ("-bad.host", "not a host name"),
-        ("a" * 300, "not a host name"),
+        ("a" * 300, "longer than 264 characters"),
+        ("a" * 256 + "(1)", "not a host name"),
     ],
 )
 def test_what_is_no_connection_name(text: str, reason: str) -> None:

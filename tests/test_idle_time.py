@@ -170,13 +170,25 @@ def test_marks() -> None:
 
 
 def _retrying(state: Path) -> Lab:
+    """A sender that retries in the store for ever: its CONNAME names CSQ1's listener,
+    which has no channel of its name (over TCP, a serving loop would retry it instead)."""
     lab = Lab(state)
+    _listen(lab, "CSQ1", "127.0.0.1(1498),127.0.0.1(1499)")
+    _listen(lab, "TPF1", "127.0.0.1(1497)")
     lab.run(
         "ZMQSC DEFINE QL-XQ USAGE-XMITQ",
         "ZMQSC DEFINE CHL-NOWHERE CHLTYPE-SDR CONNAME-'127.0.0.1(1499)' XMITQ-XQ",
         "ZMQSC START CHL-NOWHERE",
     )
     return lab
+
+
+def _listen(lab: Lab, name: str, addresses: str) -> None:
+    with lab.store.transaction() as tx:
+        system = tx.get_system(name)
+        assert system is not None
+        system.attrs["listener"] = addresses
+        tx.put_system(system)
 
 
 def _status(lab: Lab) -> tuple[str, int, float]:

@@ -137,16 +137,14 @@ NOT_BUILT_METHODS = {
     "reset_tpipe",
     "resolve_indoubt",
     "set_policy",
-    "start_listener",
-    "stop_listener",
 }
-# The listener helpers send the name form of START/STOP LISTENER first, which reaches
-# mqtool's MQT0400E for START/STOP LISTENER while the TCP listener is not built; on z/OS
-# these take no name and LSSTATUS does not exist.
+# The listener helpers send START/STOP LISTENER with a listener's name, which z/OS's
+# START and STOP LISTENER do not take (z/OS has no listener objects: CSQ9030E), and poll
+# DISPLAY LSSTATUS, which z/OS lacks.
 PENDING_ELSEWHERE = {
-    "start_listener_sync": ("CSQ9001E", "MQT0400E"),
-    "stop_listener_sync": ("CSQ9001E", "MQT0400E"),
-    "restart_listener": ("CSQ9001E", "MQT0400E"),
+    "start_listener_sync": ("CSQ9030E",),
+    "stop_listener_sync": ("CSQ9030E",),
+    "restart_listener": ("CSQ9030E",),
 }
 
 # Attributes that IBM MQ for z/OS displays and pymqrest's mapping data (the response key

@@ -286,10 +286,19 @@ ERRORS: list[tuple[tuple[str, ...], str]] = [
     (("add", "T2", "--platform", "ztpf", "--sweephi", "101"), "--sweephi: '101' is not valid: 1-100"),
     (("add", "T2", "--platform", "ztpf", "--sweeplo", "-1"), "--sweeplo: '-1' is not valid: a whole number 0-99"),
     (("add", "T2", "--platform", "ztpf", "--sweeplo", "80"), "sweeplo 80 must be below sweephi 80"),
-    (("add", "T2", "--platform", "ztpf", "--listener", "a b(1414)"), "'a b(1414)': a b is not a host name or IP"),
-    (("add", "T2", "--platform", "ztpf", "--listener", "h(x)"), "--listener: 'h(x)' is not host(port)"),
+    (
+        ("add", "T2", "--platform", "ztpf", "--listener", "a b(1414)"),
+        "--listener: 'a b' is not a host name or IP address",
+    ),
+    (
+        ("add", "T2", "--platform", "ztpf", "--listener", "h(x)"),
+        "--listener: 'h(x)' has no port 0-65535 in its parentheses",
+    ),
     (("add", "T2", "--platform", "ztpf", "--listener", "h(1),h(1)"), "'h(1),h(1)' names an address twice"),
-    (("add", "T2", "--platform", "ztpf", "--listener", "h(65536)"), "'h(65536)': the port must be 0-65535"),
+    (
+        ("add", "T2", "--platform", "ztpf", "--listener", "h(65536)"),
+        "--listener: 'h(65536)' has no port 0-65535 in its parentheses",
+    ),
     (("add", "T2", "--platform", "ztpf", "--qmgr", "ALL"), "--qmgr: 'ALL' is not a queue manager name"),
     (("add", "T2", "--platform", "ztpf", "--qmgr", "A B"), "--qmgr: 'A B' is not a queue manager name"),
     (("add", "T2", "--platform", "ztpf", "--cpf", "-T2"), "--cpf: applies to z/OS systems only, not to z/TPF"),

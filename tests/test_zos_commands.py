@@ -225,7 +225,7 @@ def test_what_only_other_platforms_have_is_refused_as_zos_refuses_it(mq: Any, li
 
 
 def test_channel_types_zos_has_and_mqtool_does_not_build(mq: Any) -> None:
-    for chltype in ("SVR", "RQSTR", "CLNTCONN", "CLUSSDR", "CLUSRCVR"):
+    for chltype in ("CLNTCONN", "CLUSSDR", "CLUSRCVR"):
         result = mq("cmd", f"-CSQ1 DEFINE CHANNEL(WALK.{chltype}) CHLTYPE({chltype}) CONNAME('h(1414)')")
         assert result.output.splitlines() == [
             f"MQT0400E -CSQ1 CSQ9SCND 'DEFINE CHANNEL CHLTYPE({chltype})' is an IBM MQ for z/OS command: "
@@ -235,6 +235,6 @@ def test_channel_types_zos_has_and_mqtool_does_not_build(mq: Any) -> None:
     # a type z/OS does not have is invalid, and the answer names every type z/OS has
     invalid = mq("cmd", "-CSQ1 DEFINE CHANNEL(WALK.X) CHLTYPE(MQTT)").output.splitlines()[0]
     assert invalid == (
-        "CSQ9030E -CSQ1 CSQ9SCND 'CHLTYPE' value 'MQTT' is invalid, allowed: SDR, RCVR, SVRCONN; SVR, RQSTR, "
+        "CSQ9030E -CSQ1 CSQ9SCND 'CHLTYPE' value 'MQTT' is invalid, allowed: SDR, SVR, RCVR, RQSTR, SVRCONN; "
         "CLNTCONN, CLUSSDR, CLUSRCVR are not available in mqtool"
     )

@@ -104,6 +104,8 @@ def parse_one(text: str, listener: bool = False, whole: str | None = None) -> Ad
     item = (text or "").strip()
     if not item:
         raise ConnameError(f"{whole or text!r} has an empty name in its list")
+    if "," in item:
+        raise ConnameError(f"{item!r} is a list of {item.count(',') + 1} addresses, not one")
     match = _ITEM.match(item)
     if match is None:
         raise ConnameError(f"{item!r} is not host(port)")
