@@ -586,7 +586,7 @@ def get(
       mqtool get TPFQ --browse --count 5
       mqtool get TPFQ
       mqtool get TPFQ --all --out ./got
-      mqtool --system CSQ1 get --topic 'Sports/#' --all --wait 60 &
+      mqtool --system CSQ1 get --topic 'Sports/#' --all --wait 5 &
       mqtool --system CSQ1 put --topic Sports/Tennis --data '6-4'
       mqtool --system CSQ1 get --topic 'Sports/#' --durable --subname SCORES --all
     """
