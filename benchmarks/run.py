@@ -5,17 +5,83 @@ own process, then a summary. A benchmark reports its figures on lines starting w
 Run:  python benchmarks/run.py                 (all)
       python benchmarks/run.py startup define  (bench_startup.py, bench_define.py)
       python benchmarks/run.py define -- --commands 2000   (arguments after -- go to each bench)
+      python benchmarks/run.py --goals         (the figures of issue 19, each beside its goal)
+
+A benchmark with a goal of issue 19 also prints lines of the form
+
+    GOAL <key> <measured> <op> <target> <ok|MISSED> <free text>
+
+which the summary gathers into one table, in the order of GOALS below.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+
+# The figures of issue 19: key -> what it compares. `--goals` runs GOAL_RUNS (each
+# benchmark with the arguments that measure only its goals) and prints one table.
+GOALS = {
+    "startup": "mqtool cmd start-up / python -c 'import click' (wall)",
+    "define_ratio": "scripted DEFINEs / plain sqlite3 one-row commits, store on disk",
+    "define_cpu_us": "CPU per scripted DEFINE (us)",
+    "message_bytes_ratio": "bytes on disk per stored 2 KB message / payload",
+    "rest_ratio": "REST runCommandJSON DISPLAY / Session.execute, no cached answer",
+    "pairs_fresh": "durable 2 KB put+get pairs / bare SQLite, in memory, fresh (CPU)",
+    "pairs_steady": "durable 2 KB put+get pairs / bare SQLite, in memory, steady (CPU)",
+    "http_nginx2": "HTTP /sample/20000 / nginx with 2 workers, same gzip level",
+    "channel_zlibfast_ramdisk": "channel ZLIBFAST / NONE, store on a RAM disk",
+}
+GOAL_RUNS: dict[str, list[str]] = {
+    "startup": [],
+    "define": ["--only", "rate"],
+    "engine": ["--only", "pairs,storage"],
+    "rest": [],
+    "http": [],
+    "channels": ["--only", "plain"],
+}
+
+
+def parse_goal(line: str) -> tuple[str, str, str, str, str, str] | None:
+    """`GOAL key measured op target ok|MISSED text` -> its fields, or None if malformed."""
+    parts = line.split(maxsplit=6)
+    if len(parts) < 6 or parts[0] != "GOAL" or parts[3] not in ("<=", ">="):
+        return None
+    text = parts[6] if len(parts) > 6 else ""
+    return parts[1], parts[2], parts[3], parts[4], parts[5], text
+
+
+def print_goals(lines: list[str], load: tuple[str, str]) -> bool:
+    found: dict[str, tuple[str, str, str, str, str, str]] = {}
+    for line in lines:
+        goal = parse_goal(line)
+        if goal is not None:
+            found[goal[0]] = goal
+    print(f"=== issue 19 goals (load average before {load[0]}, after {load[1]})")
+    print(f"{'figure':<26} {'measured':>9}  {'goal':<8} {'':<7} what")
+    good = True
+    for key, what in GOALS.items():
+        if key not in found:
+            print(f"{key:<26} {'-':>9}  {'':<8} {'NOT RUN':<7} {what}")
+            good = False
+            continue
+        _, measured, op, target, status, text = found[key]
+        good = good and status == "ok"
+        print(f"{key:<26} {measured:>9}  {op} {target:<5} {status:<7} {what}; {text}")
+    return good
+
+
+def load_average() -> str:
+    try:
+        return " ".join(f"{value:.2f}" for value in os.getloadavg())
+    except OSError:
+        return "unknown"
 
 
 def discover(names: list[str]) -> list[Path]:
@@ -41,14 +107,23 @@ def main(argv: list[str] | None = None) -> int:
         args, extra = args[:cut], args[cut + 1 :]
     parser = argparse.ArgumentParser(description="Run mqtool's benchmarks and print a summary.")
     parser.add_argument("names", nargs="*", help="benchmarks to run (default: all)")
+    parser.add_argument(
+        "--goals", action="store_true", help="run the benchmarks of issue 19's goals and print each beside its goal"
+    )
     options = parser.parse_args(args)
+    if options.goals and options.names:
+        parser.error("--goals runs its own list of benchmarks; name none")
+    names = list(GOAL_RUNS) if options.goals else options.names
+    load_before = load_average()
     summary: list[tuple[str, int, float, list[str]]] = []
-    for path in discover(options.names):
+    goal_lines: list[str] = []
+    for path in discover(names):
         name = path.stem.removeprefix("bench_")
-        print(f"=== {name}: {sys.executable} {path.name} {' '.join(extra)}".rstrip(), flush=True)
+        arguments = [*(GOAL_RUNS[name] if options.goals else []), *extra]
+        print(f"=== {name}: {sys.executable} {path.name} {' '.join(arguments)}".rstrip(), flush=True)
         started = time.perf_counter()
         process = subprocess.Popen(
-            [sys.executable, str(path), *extra], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+            [sys.executable, str(path), *arguments], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
         )
         assert process.stdout is not None
         results = []
@@ -56,6 +131,8 @@ def main(argv: list[str] | None = None) -> int:
             print(line, end="", flush=True)
             if line.startswith("RESULT "):
                 results.append(line[len("RESULT ") :].rstrip())
+            elif line.startswith("GOAL "):
+                goal_lines.append(line.rstrip())
         code = process.wait()
         summary.append((name, code, time.perf_counter() - started, results))
         print(flush=True)
@@ -65,7 +142,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name:<10} {status:<16} {seconds:7.1f}s")
         for result in results:
             print(f"    {result}")
-    return 0 if all(code == 0 for _, code, _, _ in summary) else 1
+    goals_met = True
+    if options.goals or goal_lines:
+        print()
+        goals_met = print_goals(goal_lines, (load_before, load_average()))
+    return 0 if goals_met and all(code == 0 for _, code, _, _ in summary) else 1
 
 
 if __name__ == "__main__":
