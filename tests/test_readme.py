@@ -95,8 +95,8 @@ def script(work: Path, port: int) -> tuple[str, list[str]]:
                 lines.append(
                     f"for i in $(seq 600); do curl -sk -o /dev/null https://127.0.0.1:{port}/ && break; sleep 0.1; done"
                 )
-            if command.rstrip().endswith("&"):
-                # a person pastes the next line a moment later: wait until it answers
+            if command.rstrip().endswith("&") and " serve" in command:
+                # a person pastes the next line a moment later: wait until the server answers
                 lines.append(
                     f"for i in $(seq 600); do curl -s -o /dev/null http://127.0.0.1:{port}/ && break; sleep 0.1; done"
                 )
