@@ -83,6 +83,65 @@ def add_backstop(tx: Transaction, system: SystemRecord, now: float) -> None:
     write(tx, system, [*records(tx, system), *chlauth.backstop()], now)
 
 
+# -- the complex document (mqtool export --format yaml, mqtool apply) -------------------------
+
+# A record in the document: CHLAUTH (its profile), TYPE, and the SET CHLAUTH keywords its
+# type takes, as SET CHLAUTH spells them; a keyword left out has its SET default.
+DOCUMENT_KEYS = ("CHLAUTH", "TYPE")
+LISTS = ("ADDRLIST", "USERLIST")
+
+
+def document_keywords(kind: str) -> tuple[str, ...]:
+    """The keywords a record of a type may carry in the document (besides CHLAUTH, TYPE)."""
+    return (*ALLOWED[kind], "DESCR", "CUSTOM")
+
+
+def to_document(record: Record) -> dict[str, Any]:
+    """The record as the document writes it: what differs from SET CHLAUTH's defaults."""
+    out: dict[str, Any] = {"CHLAUTH": record.profile, "TYPE": record.type}
+    blank = Record(record.profile, record.type)
+    for keyword in document_keywords(record.type):
+        value = getattr(record, FIELDS[keyword])
+        if keyword in LISTS:
+            out[keyword] = list(value)
+        elif keyword == "USERSRC" or value != getattr(blank, FIELDS[keyword]):
+            out[keyword] = value  # USERSRC always: it says what the record does
+    return out
+
+
+def from_document(item: Any) -> Record:
+    """A record of the document; ValueError says what is wrong with it (one line)."""
+    if not isinstance(item, dict):
+        raise ValueError("a channel authentication record is a mapping of SET CHLAUTH keywords")
+    profile, kind = item.get("CHLAUTH"), item.get("TYPE")
+    if not isinstance(profile, str) or not profile.strip():
+        raise ValueError("CHLAUTH (the record's profile) is required")
+    if kind not in chlauth.TYPES:
+        raise ValueError(f"TYPE is required: one of {', '.join(chlauth.TYPES)}")
+    values: dict[str, Any] = {"profile": profile.strip(), "type": kind}
+    for keyword, value in item.items():
+        if keyword in DOCUMENT_KEYS:
+            continue
+        if keyword not in document_keywords(kind):
+            raise ValueError(f"{keyword} is not a keyword of a TYPE({kind}) record")
+        if keyword in LISTS:
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise ValueError(f"{keyword} is a list of text")
+            values[FIELDS[keyword]] = tuple(v.strip() for v in value)
+        elif isinstance(value, (str, int)) and not isinstance(value, bool):
+            values[FIELDS[keyword]] = str(value).strip()
+        else:
+            raise ValueError(f"{keyword} is one value")
+    if kind in chlauth.MAPPING and "usersrc" not in values:
+        values["usersrc"] = chlauth.MAP
+    return Record(**values)
+
+
+def backstop_or_records(tx: Transaction, system: SystemRecord | None) -> list[Record]:
+    """The records a system has now, or those a new queue manager gets (system None)."""
+    return records(tx, system) if system is not None else chlauth.backstop()
+
+
 # -- SET CHLAUTH -------------------------------------------------------------------------------
 
 

@@ -196,15 +196,15 @@ def _chlauth(tx: Transaction, system: SystemRecord, cpf: str, all_attributes: bo
     out = []
     for record in have:
         if all_attributes or record not in backstop:
-            out.append(_set_chlauth(cpf, record, "REPLACE"))
+            out.append(set_chlauth_line(cpf, record, "REPLACE"))
     keys = {record.key() for record in have}
     for record in backstop:
         if record.key() not in keys:
-            out.append(_set_chlauth(cpf, record, "REMOVE"))
+            out.append(set_chlauth_line(cpf, record, "REMOVE"))
     return out
 
 
-def _set_chlauth(cpf: str, record: Any, action: str) -> ExportLine:
+def set_chlauth_line(cpf: str, record: Any, action: str) -> ExportLine:
     """One SET CHLAUTH command: REPLACE with what the record has, REMOVE with its identity."""
     from .chlauth import ALLOWED, FIELDS, IDENTITY
 

@@ -28,6 +28,7 @@ from mqtool.state import ObjectRecord, Store, SystemRecord, Transaction
 CREATED, UPDATED, UNCHANGED, DELETED = "CREATED", "UPDATED", "UNCHANGED", "DELETED"
 ADD, SET, DEFINE, ALTER, DELETE = "ADD", "SET", "DEFINE", "ALTER", "DELETE"
 SYSTEM = "SYSTEM"  # the object type of a system's own actions (add, settings)
+CHLAUTH = "CHLAUTH"  # z/OS channel authentication records (SET CHLAUTH), named by their identity
 
 
 class ApplyError(Exception):
@@ -239,6 +240,11 @@ def plan(store: Store, document: Document, prune: bool = False, purge: bool = Fa
             if system is None:
                 continue
             _objects(document, system, wanted, result, problems, prune, purge, number)
+            if "chlauth" in wanted and system.dialect.platform != "zos":
+                text = f"{name}: z/TPF MQ has no channel authentication records (chlauth is a z/OS list)"
+                problems.append(document.problem(("systems", name, "chlauth"), text, key=True))
+            elif "chlauth" in wanted:
+                _chlauth(tx, document, system, known.get(name), wanted["chlauth"], result, problems, prune)
             planned.append(system)
     if problems:
         raise DocumentError(document.source, problems)
@@ -575,6 +581,60 @@ def _objects(
         result.outcomes.append(Outcome(system.name, key[0], key[1], DELETED, actions=[delete]))
 
 
+def _chlauth(
+    tx: Transaction,
+    document: Document,
+    system: _System,
+    existing: SystemRecord | None,
+    items: list[Any],
+    result: Plan,
+    problems: list[Problem],
+    prune: bool,
+) -> None:
+    """z/OS channel authentication records: the document's list is what the queue
+    manager should have. A record it lists that is missing or differs is set (SET CHLAUTH
+    ... ACTION(REPLACE)); one the queue manager has and the list does not is removed
+    with --prune (ACTION(REMOVE)) and left alone without it, as objects are."""
+    from mqtool.commands.zos.chlauth import backstop_or_records, from_document
+    from mqtool.commands.zos.export import set_chlauth_line
+
+    cpf = str(system.record.attrs.get("cpf") or "-" + system.name)
+    now = {record.key(): record for record in backstop_or_records(tx, existing)}
+    wanted: dict[str, Any] = {}
+    for index, item in enumerate(items):
+        path = ("systems", system.name, "chlauth", index)
+        try:
+            record = from_document(item)
+        except ValueError as exc:
+            problems.append(document.problem(path, f"chlauth record {index + 1}: {exc}"))
+            continue
+        if record.key() in wanted:
+            problems.append(document.problem(path, f"chlauth record {index + 1}: the same record as an earlier one"))
+            continue
+        wanted[record.key()] = (record, path)
+    for key, (record, path) in wanted.items():
+        label = f"{record.profile} TYPE({record.type})"
+        if now.get(key) == record:
+            result.outcomes.append(Outcome(system.name, CHLAUTH, label, UNCHANGED))
+            continue
+        action = Action(system.name, "zos", SET, CHLAUTH, key, path=path)
+        action.text = set_chlauth_line(cpf, record, "REPLACE").text
+        result.actions.append(action)
+        outcome = CREATED if key not in now else UPDATED
+        result.outcomes.append(Outcome(system.name, CHLAUTH, label, outcome, actions=[action]))
+    for key, record in now.items():
+        if key in wanted:
+            continue
+        if not prune:
+            result.left_alone += 1
+            continue
+        action = Action(system.name, "zos", SET, CHLAUTH, key, path=("systems", system.name, "chlauth"))
+        action.text = set_chlauth_line(cpf, record, "REMOVE").text
+        result.actions.append(action)
+        label = f"{record.profile} TYPE({record.type})"
+        result.outcomes.append(Outcome(system.name, CHLAUTH, label, DELETED, actions=[action]))
+
+
 def _protected(system: _System) -> set[tuple[str, str]]:
     """Objects that go only with their system: the queue manager (and z/TPF's system queues)."""
     from mqtool.commands.ztpf_mq import SYSTEM_QUEUES
@@ -717,6 +777,9 @@ def _order(document: Document, actions: list[Action]) -> list[Action]:
             type_rank = 0
         elif action.verb == DEFINE and action.type == "QMGR":
             phase, type_rank = 2, 0
+        elif action.type == CHLAUTH:
+            # after the objects a record could name (MCAUSER is a user, not an object)
+            phase, type_rank = 3, len(dialect.order)
         elif action.verb == DELETE:
             phase, type_rank = 4, len(dialect.order) - dialect.order.index(action.type)
         elif action.rank == ("late",):

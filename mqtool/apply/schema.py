@@ -150,6 +150,37 @@ def _settings(platform: str) -> dict[str, Any]:
     return {"type": "object", "additionalProperties": False, "properties": properties}
 
 
+def _chlauth() -> dict[str, Any]:
+    """z/OS channel authentication records: a list of SET CHLAUTH keyword mappings (the
+    keywords each TYPE takes are checked when the document is planned)."""
+    from mqtool import tables
+    from mqtool.commands.zos.chlauth import FIELDS, LISTS
+    from mqtool.engine.security.chlauth import TYPES
+
+    table = tables.load("zos").objects["CHLAUTH"]
+    properties: dict[str, Any] = {
+        "CHLAUTH": {"type": "string", "minLength": 1, "description": "the record's profile (a channel name pattern)"},
+        "TYPE": {"enum": list(TYPES)},
+    }
+    for keyword in FIELDS:
+        spec = table.keywords.get(keyword)
+        help_text = spec.help if spec is not None else ""
+        if keyword in LISTS:
+            properties[keyword] = {"type": "array", "items": {"type": "string"}, "description": help_text}
+        else:
+            properties[keyword] = {"type": "string", "description": help_text}
+    return {
+        "description": "channel authentication records (SET CHLAUTH): the whole list the queue manager should have",
+        "type": "array",
+        "items": {
+            "type": "object",
+            "required": ["CHLAUTH", "TYPE"],
+            "additionalProperties": False,
+            "properties": properties,
+        },
+    }
+
+
 def build_schema() -> dict[str, Any]:
     """The whole schema, from the tables (deterministic: the file is compared with it)."""
     from mqtool import tables
@@ -182,6 +213,7 @@ def build_schema() -> dict[str, Any]:
                     "properties": {
                         "settings": _settings(platform),
                         "objects": {"type": "object", "additionalProperties": False, "properties": kinds},
+                        **({"chlauth": _chlauth()} if platform == "zos" else {}),
                     },
                 },
             }
@@ -195,6 +227,7 @@ def build_schema() -> dict[str, Any]:
             "platform": {"enum": list(PLATFORMS)},
             "settings": {"type": "object"},
             "objects": {"type": "object"},
+            "chlauth": {"type": "array"},
         },
         "allOf": branches,
     }

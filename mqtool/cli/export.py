@@ -86,7 +86,7 @@ def object_types(platform: str, word: str) -> tuple[str, ...]:
         return ()
     if platform == "zos":
         if spec.name == "CHLAUTH":
-            return ("CHLAUTH",)  # SET CHLAUTH lines (the command formats only)
+            return ("CHLAUTH",)  # SET CHLAUTH lines; the chlauth list of YAML and JSON
         stored = tuple(table.raw["objects"][spec.name].get("store") or (spec.name,))
         return stored if spec.name == QUEUES or spec.name in definable else ()
     return (spec.name,) if spec.name in definable else ()
@@ -205,7 +205,29 @@ def describe(app: App, selection: Selection) -> dict[str, Any]:
                 found = attributes(owner, record, base, selection.all_attributes)
                 objects.setdefault(record.type, {})[record.name] = found
             systems[system.name] = {"platform": system.platform, "settings": settings, "objects": objects}
+            if system.platform == "zos":
+                found_records = _chlauth_records(tx, system, selection)
+                if found_records is not None:
+                    systems[system.name]["chlauth"] = found_records
     return {"kind": YAML_KIND, "version": YAML_VERSION, "systems": systems}
+
+
+def _chlauth_records(tx: Any, system: Any, selection: Selection) -> list[dict[str, Any]] | None:
+    """A z/OS system's channel authentication records for the document, all of them, when
+    they are not just the back-stop records a new queue manager has (or with
+    --all-attributes); None when the document need not say (or -t/-n leave them out)."""
+    from mqtool.commands.zos.chlauth import records, to_document
+    from mqtool.engine.security.chlauth import backstop
+
+    have = records(tx, system)
+    if not selection.all_attributes and sorted(have, key=lambda r: r.key()) == sorted(
+        backstop(), key=lambda r: r.key()
+    ):
+        return None
+    chosen = [record for record in have if selection.wants("zos", "CHLAUTH", record.profile)]
+    if not chosen and (selection.types or selection.patterns):
+        return None
+    return [to_document(record) for record in chosen]
 
 
 def yaml_text(
