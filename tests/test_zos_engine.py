@@ -350,3 +350,19 @@ def test_kill_9_during_streamed_persistent_puts_leaves_both_queues_consistent(tm
 @pytest.mark.slow
 def test_several_processes_putting_and_getting_on_one_zos_queue_get_every_message_once(tmp_path: Path) -> None:
     every_message_once(tmp_path / "state", "DEFINE QLOCAL(SHARED) DEFPSIST(YES)", system="CSQ1")
+
+
+def test_maxdepth_0_lets_no_message_be_put_on_zos_and_is_no_limit_on_ztpf(zos: Zos, tmp_path: Path) -> None:
+    from mqtool.engine.core.reasons import Q_FULL
+
+    zos.cmd("DEFINE QLOCAL(NONE.ALLOWED) MAXDEPTH(0)", "DEFINE QLOCAL(ONE.ALLOWED) MAXDEPTH(1)")
+    with pytest.raises(MQError) as refused:
+        zos.put("NONE.ALLOWED", b"x")
+    assert refused.value.reason == Q_FULL
+    assert zos.put("ONE.ALLOWED", b"x") == 1
+    with pytest.raises(MQError):
+        zos.put("ONE.ALLOWED", b"x")
+    # z/TPF MQ's MAXDEPTH-0 is no limit
+    tpf = Engine(tmp_path / "tpf", "TPF1")
+    tpf.cmd("ZMQSC DEFINE QL-UNLIMITED MAXDEPTH-0")
+    assert len(tpf.put("UNLIMITED", b"x", b"y", b"z")) == 3

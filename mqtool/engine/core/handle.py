@@ -265,7 +265,7 @@ class QueueHandle:
         length = len(payload)
         if length > resolved.maxmsgl or length > resolved.qmgr_maxmsgl:
             check_length(resolved, length)
-        if resolved.maxdepth and self._depth >= resolved.maxdepth:
+        if resolved.maxdepth is not None and self._depth >= resolved.maxdepth:
             raise MQError(Q_FULL, f"{resolved.local_name} holds MAXDEPTH {resolved.maxdepth} messages")
         seq = self._next_seq
         if seq > _MAX_SEQ:

@@ -199,7 +199,7 @@ class Resolved:
     default_priority: int
     maxmsgl: int
     qmgr_maxmsgl: int
-    maxdepth: int
+    maxdepth: int | None  # None: no limit
     capexpry: float | None  # seconds: the lowest CAPEXPRY along the path, None for none
     qkey: int  # the local queue's number: its messages' row ids (state/messages.py)
     space: Any = None  # the platform's settings of this resolution (StorageModel.space)

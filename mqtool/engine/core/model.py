@@ -133,6 +133,7 @@ class StorageModel:
     model_type: ClassVar[str] = ""  # the model queues' object type; "" = no dynamic queues
     msgid_prefix: ClassVar[bytes] = b""  # first 4 bytes of the message ids it makes
     pubsub: ClassVar[bool] = False  # the platform's queue managers publish and subscribe (core/pubsub.py)
+    unlimited_depth: ClassVar[int | None] = None  # the MAXDEPTH that means no limit (z/TPF's 0); None: all limit
 
     @property
     def queue_types(self) -> tuple[str, ...]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from mqtool.engine.core import triggers
 from mqtool.engine.core.message import Resolved
@@ -137,7 +138,7 @@ def resolve(tx: Transaction, system_name: str, queue: str, model: StorageModel) 
         default_priority=int(opened.attrs.get("DEFPRTY", 0)),
         maxmsgl=int(attrs.get("MAXMSGL", qmgr_maxmsgl)),
         qmgr_maxmsgl=qmgr_maxmsgl,
-        maxdepth=int(attrs.get("MAXDEPTH", 0)),
+        maxdepth=depth_limit(model, attrs),
         capexpry=min(caps) if caps else None,
         qkey=qkey,
         space=model.space(tx, system, manager, local),
@@ -145,6 +146,13 @@ def resolve(tx: Transaction, system_name: str, queue: str, model: StorageModel) 
         trigger=triggers.settings(tx, model, system_name, manager, local),
         temporary=attrs.get("DEFTYPE") == "TEMPDYN",
     )
+
+
+def depth_limit(model: StorageModel, attrs: dict[str, Any]) -> int | None:
+    """The most messages the local queue may hold, None for no limit: z/TPF's MAXDEPTH 0
+    is no limit, z/OS's MAXDEPTH(0) lets no message be put (2053)."""
+    maxdepth = int(attrs.get("MAXDEPTH", 0))
+    return None if maxdepth == model.unlimited_depth else maxdepth
 
 
 def why_not(model: StorageModel, resolved: Resolved, queue: str, what: str) -> str:

@@ -92,6 +92,7 @@ class ZtpfModel(StorageModel):
     remote_type = "QR"
     alias_target = "TARGQ"
     msgid_prefix = b"TPF "
+    unlimited_depth = 0  # MAXDEPTH-0: no limit (z/TPF MQ)
 
     def object_name(self, type_: str, name: str) -> str:
         return f"{type_}-{name}"
@@ -217,7 +218,7 @@ class ZtpfLedger(Ledger):
             depth = self.handle.depth
             if depth >= space.hi_depth:
                 self._hi_warned = 1
-                warn_qdepthhi(tx, resolved.system, local, depth, int(resolved.maxdepth), space.qdepthhi, now)
+                warn_qdepthhi(tx, resolved.system, local, depth, resolved.maxdepth or 0, space.qdepthhi, now)
         if space.trigger and self.handle.depth == 1:
             activate(tx, resolved.system, local, space.trigger, now)
         swbs = result.units
