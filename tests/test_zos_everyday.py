@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from mqtool import application
+from mqtool import application, processes
 from mqtool.clock import Clock
 from mqtool.complex import ensure_complex
 from mqtool.engine.core.message import PutOptions
@@ -141,7 +141,7 @@ def test_rows_of_ended_processes_and_reused_pids_are_left_out_and_removed(sessio
             (os.getpid(),),
         )
     shown = attributes(run(session, "DISPLAY CONN(*) APPLTAG"))
-    if connections.process_start(os.getpid()):
+    if processes.start(os.getpid()):
         assert [block["APPLTAG"] for block in shown] == ["mqtool shell"]
     else:  # no /proc: the pid alone decides
         assert [block["APPLTAG"] for block in shown] == ["mqtool shell", "reused"]

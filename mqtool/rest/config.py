@@ -23,6 +23,7 @@ from typing import Any
 
 import yaml
 
+from mqtool import processes
 from mqtool.engine.http.config import (
     DEFAULT_MAXCONN,
     DEFAULT_TIMEOUT,
@@ -389,10 +390,6 @@ def read_status(state_dir: Path) -> dict[str, Any] | None:
         scheme = "https" if status.get("scheme") == "https" else "http"
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+    if not processes.alive(pid):
         return None  # the process ended without removing it (kill -9)
-    except PermissionError:
-        pass  # alive, another user's
     return {"pid": pid, "host": host, "port": port, "scheme": scheme}

@@ -25,7 +25,6 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from mqtool.engine.core.opens import alive
 from mqtool.engine.core.reasons import (
     CF_NOT_AVAILABLE,
     OBJECT_ALREADY_EXISTS,
@@ -33,6 +32,7 @@ from mqtool.engine.core.reasons import (
     PERSISTENT_NOT_ALLOWED,
     MQError,
 )
+from mqtool.processes import alive
 from mqtool.state import ObjectRecord
 from mqtool.state import messages as runs
 

@@ -5,8 +5,9 @@ IPPROCS and OPPROCS; triggering asks whether a queue is open for input."""
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING
+
+from mqtool.processes import alive
 
 if TYPE_CHECKING:
     from mqtool.state import Transaction
@@ -34,14 +35,4 @@ def open_for_input(tx: Transaction, system: str, queue: str) -> bool:
             return True
     return False
 
-
-def alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
     return True

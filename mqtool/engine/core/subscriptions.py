@@ -35,9 +35,9 @@ import os
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mqtool import processes
 from mqtool.engine.core import topics
 from mqtool.engine.core.model import TopicEvent
 from mqtool.engine.core.reasons import (
@@ -84,38 +84,6 @@ _CONNECTIONS: weakref.WeakKeyDictionary[Store, dict[tuple[str, int], int]] = wea
 # -- holders ------------------------------------------------------------------------------
 
 
-def process_start(pid: int) -> str:
-    """When a process started, as the kernel counts it (Linux: clock ticks since boot), so
-    that a process id used again later is not taken for the process that held a
-    subscription; "" where that cannot be read (then the process id alone decides)."""
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text(encoding="ascii", errors="replace")
-    except OSError:
-        return ""
-    fields = text[text.rfind(")") + 2 :].split()
-    return fields[19] if len(fields) > 19 else ""
-
-
-def _state(pid: int) -> str:
-    """The process's state letter from /proc (Z: a zombie, ended but not yet waited for)."""
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text(encoding="ascii", errors="replace")
-    except OSError:
-        return ""
-    fields = text[text.rfind(")") + 2 :].split()
-    return fields[0] if fields else ""
-
-
-_MY_START: dict[int, str] = {}
-
-
-def _my_start() -> str:
-    pid = os.getpid()
-    if pid not in _MY_START:
-        _MY_START[pid] = process_start(pid)
-    return _MY_START[pid]
-
-
 @dataclass(frozen=True)
 class Owner:
     """A process that holds subscriptions open."""
@@ -125,22 +93,10 @@ class Owner:
 
     @classmethod
     def me(cls) -> Owner:
-        return cls(os.getpid(), _my_start())
+        return cls(os.getpid(), processes.my_start())
 
     def alive(self) -> bool:
-        if self.pid == os.getpid():
-            return not self.pstart or self.pstart in ("", _my_start())
-        try:
-            os.kill(self.pid, 0)
-        except ProcessLookupError:
-            return False
-        except PermissionError:
-            pass
-        except OSError:
-            return False
-        if _state(self.pid) in ("Z", "X"):
-            return False
-        return not self.pstart or process_start(self.pid) in ("", self.pstart)
+        return processes.alive(self.pid, self.pstart)
 
 
 def _connection(tx: Transaction, system: str) -> int:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mqtool import processes
 from mqtool.engine.http.config import ServerOptions
 from mqtool.engine.http.stats import HttpStats
 from mqtool.state import ObjectRecord, Transaction
@@ -155,20 +156,6 @@ class Owner:
             return None  # unreadable: treated as no owner, so a loop can take over
 
 
-def _pid_alive(pid: int) -> bool:
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # exists, belongs to someone else
-    except OSError:
-        return False
-    return True
-
-
 def owner_alive(owner: Owner | None) -> bool:
     """Whether the owning loop still runs. A process that died (even by kill -9)
     no longer holds its servers; an owner on another host is taken on trust."""
@@ -178,7 +165,7 @@ def owner_alive(owner: Owner | None) -> bool:
         return True
     if owner.pid == os.getpid():
         return owner.token in _LIVE_TOKENS
-    return _pid_alive(owner.pid)
+    return processes.alive(owner.pid)
 
 
 def new_owner(token: str) -> Owner:

@@ -17,11 +17,9 @@ import os
 import weakref
 import zlib
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mqtool import application
-from mqtool.engine.zos.handles import alive
+from mqtool import application, processes
 
 if TYPE_CHECKING:
     from mqtool.state import ObjectRecord, Store, Transaction
@@ -72,24 +70,6 @@ def extconn(qmgr: str) -> str:
     return ("CSQC" + qmgr[:12].ljust(12)).encode("cp500").hex().upper()
 
 
-def process_start(pid: int) -> str:
-    """When a process started, as the kernel counts it (Linux: clock ticks since boot),
-    so that a reused pid is not taken for the process that registered; "" where that
-    cannot be read (then the pid alone decides)."""
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text(encoding="ascii", errors="replace")
-    except OSError:
-        return ""
-    fields = text[text.rfind(")") + 2 :].split()
-    return fields[19] if len(fields) > 19 else ""
-
-
-def _live(pid: int, pstart: str) -> bool:
-    if not alive(pid):
-        return False
-    return not pstart or process_start(pid) in ("", pstart)
-
-
 def _clean(tx: Transaction, system: str) -> None:
     """Removes the rows of processes that have ended."""
     dead = [
@@ -97,7 +77,7 @@ def _clean(tx: Transaction, system: str) -> None:
         for row_id, pid, pstart in tx.conn.execute(
             "SELECT id, pid, pstart FROM connections WHERE system = ?", (system,)
         ).fetchall()
-        if not _live(int(pid), str(pstart))
+        if not processes.alive(int(pid), str(pstart))
     ]
     if dead:
         tx.conn.executemany("DELETE FROM connections WHERE id = ?", dead)
@@ -112,7 +92,7 @@ def connect(
     cursor = tx.conn.execute(
         "INSERT INTO connections (system, pid, pstart, implicit, appltype, appltag, userid, started) "
         "VALUES (?, ?, ?, 0, ?, ?, ?, ?)",
-        (system, pid, process_start(pid), appltype, (appltag or application.NAME[0])[:28], userid or _user(), now),
+        (system, pid, processes.start(pid), appltype, (appltag or application.NAME[0])[:28], userid or _user(), now),
     )
     return int(cursor.lastrowid or 0)
 
@@ -136,7 +116,7 @@ def opened(tx: Transaction, system: str, now: float) -> None:
         tx.conn.execute(
             "INSERT INTO connections (system, pid, pstart, implicit, appltype, appltag, userid, started) "
             "VALUES (?, ?, ?, 1, ?, ?, ?, ?)",
-            (system, pid, process_start(pid), BATCH, application.NAME[0][:28], _user(), now),
+            (system, pid, processes.start(pid), BATCH, application.NAME[0][:28], _user(), now),
         )
 
 
@@ -164,7 +144,7 @@ def live(tx: Transaction, system: str, qmgr: str) -> list[Connection]:
         (system,),
     ).fetchall():
         pid = int(pid)
-        if not _live(pid, str(pstart)) or (implicit and not handles.get(pid)):
+        if not processes.alive(pid, str(pstart)) or (implicit and not handles.get(pid)):
             continue
         connection = Connection(
             f"{_CONN_PREFIX}{int(row_id) & 0xFFFFFFFF:08X}", str(appltype), str(appltag), str(userid), pid,

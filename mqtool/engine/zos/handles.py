@@ -5,6 +5,6 @@ core's (engine/core/opens.py), which triggering uses too."""
 
 from __future__ import annotations
 
-from mqtool.engine.core.opens import alive, live_handles
+from mqtool.engine.core.opens import live_handles
 
-__all__ = ["alive", "live_handles"]
+__all__ = ["live_handles"]

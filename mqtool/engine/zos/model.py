@@ -30,7 +30,6 @@ from mqtool.engine.core.reasons import (
     MQError,
 )
 from mqtool.engine.zos import connections, topicstats
-from mqtool.engine.zos.handles import alive
 from mqtool.engine.zos.log import LogSettings, log_settings
 from mqtool.engine.zos.pages import (
     DEFINITIONS,
@@ -44,6 +43,7 @@ from mqtool.engine.zos.pages import (
 )
 from mqtool.engine.zos.qstats import removed as qstats_removed
 from mqtool.engine.zos.stats import Figures, queue_statistics, stat_classes
+from mqtool.processes import alive
 
 if TYPE_CHECKING:
     from mqtool.state import ObjectRecord, SystemRecord, Transaction
