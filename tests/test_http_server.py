@@ -842,3 +842,42 @@ def test_curl_as_an_external_client(serve: Callable[..., Running], tmp_path: Pat
     )
     assert b"content-encoding" not in result.stdout.lower()
     assert result.stdout.endswith(generate("xml", 300))
+
+
+# ------------------------------------------- cached bodies (issue 19)
+def test_a_changed_file_is_compressed_again(serve: Callable[..., Running], docroot: Path) -> None:
+    srv = serve(comp=("gzip",), compsizesw=1)
+    page = docroot / "page.xml"
+    page.write_bytes(generate("xml", 4000))
+    first = fetch(srv, "/page.xml", {"Accept-Encoding": "gzip"})
+    assert gzip.decompress(first.body) == generate("xml", 4000)
+    page.write_bytes(generate("xml", 4000, index=1))
+    second = fetch(srv, "/page.xml", {"Accept-Encoding": "gzip"})
+    assert gzip.decompress(second.body) == generate("xml", 4000, index=1)
+
+
+def test_every_response_from_the_cache_is_counted(serve: Callable[..., Running]) -> None:
+    srv = serve(comp=("gzip",), compsizesw=1, perf=lambda: 7.0)
+    replies = [fetch(srv, "/sample/20000", {"Accept-Encoding": "gzip"}) for _ in range(3)]
+    assert len({reply.body for reply in replies}) == 1
+    assert gzip.decompress(replies[0].body) == generate("xml", 20_000)
+    head = fetch(srv, "/sample/20000", {"Accept-Encoding": "gzip"}, method="HEAD")
+    assert head.headers["content-length"] == str(len(replies[0].body)) and head.body == b""
+    stats = srv.stats
+    assert stats.software_count == 4
+    assert stats.compressed_bytes_before == 4 * 20_000
+    assert stats.compressed_bytes_after == 4 * len(replies[0].body)
+    assert stats.compress_seconds_total == 0.0  # the frozen clock, cache or not
+
+
+def test_a_keep_alive_connection_gets_the_cached_body_each_time(serve: Callable[..., Running]) -> None:
+    srv = serve(comp=("gzip",), compsizesw=1)
+    conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=SAFETY)
+    try:
+        for _ in range(3):
+            conn.request("GET", "/sample/1000", headers={"Accept-Encoding": "gzip"})
+            response = conn.getresponse()
+            assert gzip.decompress(response.read()) == generate("xml", 1000)
+    finally:
+        conn.close()
+    assert srv.stats.reused == 2

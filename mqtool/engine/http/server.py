@@ -25,9 +25,10 @@ from urllib.parse import unquote_to_bytes
 
 import h11
 
-from mqtool.engine.codecs import Compressor, compress
-from mqtool.engine.payload import Piece, generate, generate_pieces
+from mqtool.engine.codecs import Compressor
+from mqtool.engine.payload import Piece, generate_pieces
 
+from . import bodycache
 from .config import ServerOptions, connection_bound, descriptor_limit
 from .negotiate import CompressionPath, choose_coding, decide
 from .stats import HttpStats
@@ -342,7 +343,9 @@ class HttpServer:
         return result, max(0.0, self._perf() - start)
 
     def _timed_compress(self, coding: str, body: bytes) -> tuple[bytes, float]:
-        return self._timed(compress, _TECHNIQUE[coding], body)
+        """The body compressed for `coding` and the seconds that took, from the
+        cache of compressed bodies when it holds them (bodycache)."""
+        return self._timed(bodycache.compressed, _TECHNIQUE[coding], body)
 
 
 @functools.cache
@@ -749,7 +752,9 @@ class _Connection:
             if size is None:
                 return await self._not_found(keep_10)
             if size <= BODY_BUFFER:
-                body = await self._off_loop(size, generate, "xml", size)
+                body = bodycache.sample_if_kept(size)
+                if body is None:
+                    body = await self._off_loop(size, bodycache.sample, size)
                 return await self._send_body(request, "application/xml", body, keep_10)
             # The same seeded generator as `mqtool put --pattern xml` (seed 0, index 0).
             pieces = await asyncio.to_thread(generate_pieces, "xml", size)
@@ -823,7 +828,13 @@ class _Connection:
             headers = self._body_headers(content_type, len(body), None)
             return await self._send_response(200, headers, body, keep_10=keep_10)
         coding, path = chosen
-        payload, seconds = await self._off_loop(len(body), self.server._timed_compress, coding, body)
+        # A body compressed before is looked up here, on the loop; only a new one
+        # goes to a worker thread (if large) to be compressed.
+        kept, seconds = self.server._timed(bodycache.compressed_if_kept, _TECHNIQUE[coding], body)
+        if kept is None:
+            payload, seconds = await self._off_loop(len(body), self.server._timed_compress, coding, body)
+        else:
+            payload = kept
         self.stats.response(path, len(body), len(payload), seconds)
         headers = self._body_headers(content_type, len(payload), coding)
         return await self._send_response(200, headers, payload, keep_10=keep_10)
