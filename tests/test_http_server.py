@@ -881,3 +881,46 @@ def test_a_keep_alive_connection_gets_the_cached_body_each_time(serve: Callable[
     finally:
         conn.close()
     assert srv.stats.reused == 2
+
+
+def test_a_file_sent_by_sendfile_to_a_client_that_stops_reading_times_out(
+    serve: Callable[..., Running], docroot: Path
+) -> None:
+    (docroot / "large.txt").write_bytes(generate("text", 8_000_000))
+    srv = serve(timeout=0.2)  # no COMP: the file goes as stored, by sendfile
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.settimeout(SAFETY)
+    with sock:
+        sock.connect(("127.0.0.1", srv.port))
+        sock.sendall(raw_get("/large.txt"))
+        wait_for(lambda: srv.stats.timed_out == 1)  # never read: a sendfile chunk stalls
+    wait_for(lambda: srv.stats.active == 0)
+    assert srv.server.internal_errors == 0
+    # the server goes on serving, the same file included
+    assert fetch(srv, "/large.txt").body == generate("text", 8_000_000)
+
+
+def test_a_file_that_shrinks_while_sent_ends_its_connection(serve: Callable[..., Running], docroot: Path) -> None:
+    from mqtool.engine.http import server as server_module
+
+    (docroot / "large.txt").write_bytes(generate("text", 3 * BODY_BUFFER))
+    srv = serve()
+    sent = server_module._Connection._send_file
+
+    async def shrink_first(self: Any, content_type: str, handle: BinaryIO, size: int, keep_10: bool) -> bool:
+        (docroot / "large.txt").write_bytes(b"short\n")  # truncated under the open handle
+        return await sent(self, content_type, handle, size, keep_10)
+
+    server_module._Connection._send_file = shrink_first  # type: ignore[method-assign]
+    try:
+        sock, stream = connect(srv)
+        with sock, stream:
+            sock.sendall(raw_get("/large.txt"))
+            # read() returns only at the end of input: the server closed the connection
+            head, _, body = stream.read().partition(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 200")
+            assert f"Content-Length: {3 * BODY_BUFFER}".encode() in head
+            assert body == b"short\n"  # fewer bytes than Content-Length, then closed
+    finally:
+        server_module._Connection._send_file = sent  # type: ignore[method-assign]

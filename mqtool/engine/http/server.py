@@ -60,6 +60,9 @@ BODY_BUFFER = 256 * 1024
 _STREAM_CHUNK = 64 * 1024
 
 _READ_SIZE = 64 * 1024
+# Files over BODY_BUFFER sent without compression go from the page cache to the
+# socket by sendfile (asyncio falls back to reading and writing where it cannot).
+_SENDFILE = True
 # Bodies at least this big are read and compressed in a worker thread, so one
 # large response does not stall every other connection on the event loop.
 _OFF_LOOP_BYTES = 64 * 1024
@@ -519,6 +522,13 @@ def _wants_keep_alive_10(request: h11.Request) -> bool:
     return "keep-alive" in tokens and "close" not in tokens
 
 
+@functools.lru_cache(maxsize=256)
+def _response(status: int, headers: tuple[tuple[str, str], ...]) -> h11.Response:
+    """The h11 event of a response head, built (and its headers checked) once for
+    each status and header list: a body served again has the same head."""
+    return h11.Response(status_code=status, headers=list(headers), reason=http.HTTPStatus(status).phrase)
+
+
 def _new_protocol() -> h11.Connection:
     return h11.Connection(h11.SERVER, max_incomplete_event_size=HEAD_LIMIT)
 
@@ -552,6 +562,16 @@ async def _piece_chunks(pieces: Sequence[Piece]) -> AsyncGenerator[bytes, None]:
                 buffer.clear()
     if buffer:
         yield bytes(buffer)
+
+
+class _Sent:
+    """What h11 is given for a part of the body that sendfile sent: its length."""
+
+    def __init__(self, length: int) -> None:
+        self.length = length
+
+    def __len__(self) -> int:
+        return self.length
 
 
 async def _file_chunks(handle: BinaryIO, size: int) -> AsyncGenerator[bytes, None]:
@@ -773,6 +793,8 @@ class _Connection:
             return await self._send_body(request, content_type, found.data, keep_10)
         assert found.handle is not None
         try:
+            if _SENDFILE and self._compression(request, found.size) is None:
+                return await self._send_file(content_type, found.handle, found.size, keep_10)
             chunks = _file_chunks(found.handle, found.size)
             return await self._send_stream(request, content_type, found.size, chunks, keep_10)
         finally:
@@ -826,7 +848,7 @@ class _Connection:
         if chosen is None:
             self.stats.response(None, len(body), len(body), 0.0)
             headers = self._body_headers(content_type, len(body), None)
-            return await self._send_response(200, headers, body, keep_10=keep_10)
+            return await self._send_response(200, headers, body, keep_10=keep_10, cached=True)
         coding, path = chosen
         # A body compressed before is looked up here, on the loop; only a new one
         # goes to a worker thread (if large) to be compressed.
@@ -837,7 +859,7 @@ class _Connection:
             payload = kept
         self.stats.response(path, len(body), len(payload), seconds)
         headers = self._body_headers(content_type, len(payload), coding)
-        return await self._send_response(200, headers, payload, keep_10=keep_10)
+        return await self._send_response(200, headers, payload, keep_10=keep_10, cached=True)
 
     async def _send_stream(
         self,
@@ -868,6 +890,34 @@ class _Connection:
                 head, _ = self._head(200, self._body_headers(content_type, None, coding))
                 await self._send_compressed(head, path, Compressor(_TECHNIQUE[coding]), chunks)
                 return False
+
+    async def _send_file(self, content_type: str, handle: BinaryIO, size: int, keep_10: bool) -> bool:
+        """A file larger than BODY_BUFFER sent as stored: the kernel copies it from
+        the page cache to the socket (sendfile), _STREAM_CHUNK bytes at a time, each
+        taken by the client within TIMEOUT like every other write. h11 is told each
+        chunk's length only, so it still frames the body by its Content-Length; a
+        file that shrank meanwhile ends the connection as in _send_stream."""
+        self.stats.response(None, size, size, 0.0)
+        headers = self._body_headers(content_type, size, None)
+        kept = await self._send_response(200, headers, b"", keep_10=keep_10, end=False)
+        if not self.head_request:
+            offset = 0
+            while offset < size:
+                count = min(_STREAM_CHUNK, size - offset)
+                # the head (or the last chunk) went first: the transport's buffer is
+                # empty when asyncio hands the socket to sendfile
+                await self._write([])
+                try:
+                    async with asyncio.timeout(self.options.timeout):
+                        sent = await self.loop.sendfile(self.writer.transport, handle, offset, count)
+                except TimeoutError:
+                    raise _Stalled from None
+                self.protocol.send_with_data_passthrough(h11.Data(data=_Sent(sent)))  # type: ignore[arg-type]
+                if sent < count:
+                    break  # the file shrank: EndOfMessage below fails, the connection ends
+                offset += sent
+        await self._write([self._send(h11.EndOfMessage())])
+        return kept
 
     async def _send_compressed(
         self, head: bytes, path: CompressionPath, packer: Compressor, chunks: AsyncGenerator[bytes, None]
@@ -938,12 +988,13 @@ class _Connection:
         *,
         keep_10: bool = False,
         end: bool = True,
+        cached: bool = False,
     ) -> bool:
         """Writes status and headers (and `body` and the end unless `end` is False).
 
-        Returns whether an HTTP/1.0 keep-alive was granted.
+        Returns whether an HTTP/1.0 keep-alive was granted. `cached`: see _head.
         """
-        head, kept = self._head(status, headers, keep_10)
+        head, kept = self._head(status, headers, keep_10, cached)
         parts = [head]
         if end:
             if body and not self.head_request:
@@ -952,11 +1003,17 @@ class _Connection:
         await self._write(parts)
         return kept
 
-    def _head(self, status: int, headers: list[tuple[str, str]], keep_10: bool = False) -> tuple[bytes, bool]:
+    def _head(
+        self, status: int, headers: list[tuple[str, str]], keep_10: bool = False, cached: bool = False
+    ) -> tuple[bytes, bool]:
         """The status line and headers as bytes, and whether an HTTP/1.0
-        keep-alive was granted."""
-        response = h11.Response(status_code=status, headers=headers, reason=http.HTTPStatus(status).phrase)
-        head = self._send(response)
+        keep-alive was granted. `cached`: the head is one that repeats (a file or
+        sample body), so its h11 event is built once (_response)."""
+        if cached:
+            event = _response(status, tuple(headers))
+        else:
+            event = h11.Response(status_code=status, headers=headers, reason=http.HTTPStatus(status).phrase)
+        head = self._send(event)
         kept = False
         if keep_10:
             # h11 always answers HTTP/1.0 with Connection: close; the client asked
