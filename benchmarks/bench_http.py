@@ -401,7 +401,7 @@ def measurements(args: argparse.Namespace, client: str) -> list[Measurement]:
         chosen += [
             (f"{label}@before", f"{server}@before", request)
             for label, server, request in chosen
-            if server in ("mqtool", "mqtool-zlib6", "mqtool-nocache")
+            if server in ("mqtool", "mqtool-zlib6")
         ]
     return chosen
 

@@ -63,6 +63,7 @@ _READ_SIZE = 64 * 1024
 # Files over BODY_BUFFER sent without compression go from the page cache to the
 # socket by sendfile (asyncio falls back to reading and writing where it cannot).
 _SENDFILE = True
+_SENDFILE_CHUNK = BODY_BUFFER
 # Bodies at least this big are read and compressed in a worker thread, so one
 # large response does not stall every other connection on the event loop.
 _OFF_LOOP_BYTES = 64 * 1024
@@ -903,7 +904,7 @@ class _Connection:
         if not self.head_request:
             offset = 0
             while offset < size:
-                count = min(_STREAM_CHUNK, size - offset)
+                count = min(_SENDFILE_CHUNK, size - offset)
                 # the head (or the last chunk) went first: the transport's buffer is
                 # empty when asyncio hands the socket to sendfile
                 await self._write([])
@@ -1035,7 +1036,12 @@ class _Connection:
             for part in parts:
                 if part:
                     self.writer.write(part)
-        if not self.writer.transport.get_write_buffer_size():
+        transport = self.writer.transport
+        if transport.is_closing():
+            # The client went away: asyncio drops what is written to a lost
+            # connection (a warning each time), so a streamed body stops here.
+            raise ConnectionResetError(errno.ECONNRESET, "the connection was lost")
+        if not transport.get_write_buffer_size():
             return  # all sent: nothing to wait for (a lost connection shows at the next read)
         try:
             async with asyncio.timeout(self.options.timeout):
