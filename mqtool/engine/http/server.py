@@ -124,8 +124,9 @@ class HttpServer:
     Every response sent, error responses included, is one STATS response: the
     compressed ones by their path, the rest as NO COMPRESSION. Memory per
     connection is bounded by HEAD_LIMIT and a few BODY_BUFFERs (the body being
-    produced, its compressed form, the transport's write buffer); the
-    connections are bounded by MAXCONN and by the process's file descriptor
+    produced, its compressed form, the transport's write buffer), and the
+    process keeps at most 2 x bodycache.BODY_CACHE_BYTES of generated and
+    compressed bodies for all its servers; the connections are bounded by MAXCONN and by the process's file descriptor
     limit (`connection_limit`). When accept() fails for want of descriptors the
     server waits and tries again, and counts one shortage (`shortages`, with
     `shortage_reason`) for the console.
