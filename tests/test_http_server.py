@@ -712,13 +712,19 @@ def test_dribbling_client_is_bounded_by_the_same_deadline(
 
 def test_client_that_stops_reading_is_closed_by_timeout(serve: Callable[..., Running]) -> None:
     srv = serve(timeout=0.2)
+    ask_and_never_read(srv, "/sample/8000000")
+
+
+def ask_and_never_read(srv: Running, path: str) -> None:
+    """A client asks for a large body and never reads it: its connection is closed
+    by the TIMEOUT (one timed-out connection) and nothing fails in the server."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     # A tiny receive window so the 8 MB answer cannot all sit in kernel buffers.
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     sock.settimeout(SAFETY)
     with sock:
         sock.connect(("127.0.0.1", srv.port))
-        sock.sendall(raw_get("/sample/8000000"))
+        sock.sendall(raw_get(path))
         wait_for(lambda: srv.stats.timed_out == 1)  # never read: the write stalls
     wait_for(lambda: srv.stats.active == 0)
     assert srv.server.internal_errors == 0
@@ -842,3 +848,77 @@ def test_curl_as_an_external_client(serve: Callable[..., Running], tmp_path: Pat
     )
     assert b"content-encoding" not in result.stdout.lower()
     assert result.stdout.endswith(generate("xml", 300))
+
+
+# ------------------------------------------- cached bodies (issue 19)
+def test_a_changed_file_is_compressed_again(serve: Callable[..., Running], docroot: Path) -> None:
+    srv = serve(comp=("gzip",), compsizesw=1)
+    page = docroot / "page.xml"
+    page.write_bytes(generate("xml", 4000))
+    first = fetch(srv, "/page.xml", {"Accept-Encoding": "gzip"})
+    assert gzip.decompress(first.body) == generate("xml", 4000)
+    page.write_bytes(generate("xml", 4000, index=1))
+    second = fetch(srv, "/page.xml", {"Accept-Encoding": "gzip"})
+    assert gzip.decompress(second.body) == generate("xml", 4000, index=1)
+
+
+def test_every_response_from_the_cache_is_counted(serve: Callable[..., Running]) -> None:
+    srv = serve(comp=("gzip",), compsizesw=1, perf=lambda: 7.0)
+    replies = [fetch(srv, "/sample/20000", {"Accept-Encoding": "gzip"}) for _ in range(3)]
+    assert len({reply.body for reply in replies}) == 1
+    assert gzip.decompress(replies[0].body) == generate("xml", 20_000)
+    head = fetch(srv, "/sample/20000", {"Accept-Encoding": "gzip"}, method="HEAD")
+    assert head.headers["content-length"] == str(len(replies[0].body)) and head.body == b""
+    stats = srv.stats
+    assert stats.software_count == 4
+    assert stats.compressed_bytes_before == 4 * 20_000
+    assert stats.compressed_bytes_after == 4 * len(replies[0].body)
+    assert stats.compress_seconds_total == 0.0  # the frozen clock, cache or not
+
+
+def test_a_keep_alive_connection_gets_the_cached_body_each_time(serve: Callable[..., Running]) -> None:
+    srv = serve(comp=("gzip",), compsizesw=1)
+    conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=SAFETY)
+    try:
+        for _ in range(3):
+            conn.request("GET", "/sample/1000", headers={"Accept-Encoding": "gzip"})
+            response = conn.getresponse()
+            assert gzip.decompress(response.read()) == generate("xml", 1000)
+    finally:
+        conn.close()
+    assert srv.stats.reused == 2
+
+
+def test_a_file_sent_by_sendfile_to_a_client_that_stops_reading_times_out(
+    serve: Callable[..., Running], docroot: Path
+) -> None:
+    (docroot / "large.txt").write_bytes(generate("text", 8_000_000))
+    srv = serve(timeout=0.2)  # no COMP: the file goes as stored, by sendfile
+    ask_and_never_read(srv, "/large.txt")
+    # the server goes on serving, the same file included
+    assert fetch(srv, "/large.txt").body == generate("text", 8_000_000)
+
+
+def test_a_file_that_shrinks_while_sent_ends_its_connection(serve: Callable[..., Running], docroot: Path) -> None:
+    from mqtool.engine.http import server as server_module
+
+    (docroot / "large.txt").write_bytes(generate("text", 3 * BODY_BUFFER))
+    srv = serve()
+    sent = server_module._Connection._send_file
+
+    async def shrink_first(self: Any, content_type: str, handle: BinaryIO, size: int, keep_10: bool) -> bool:
+        (docroot / "large.txt").write_bytes(b"short\n")  # truncated under the open handle
+        return await sent(self, content_type, handle, size, keep_10)
+
+    server_module._Connection._send_file = shrink_first  # type: ignore[method-assign]
+    try:
+        sock, stream = connect(srv)
+        with sock, stream:
+            sock.sendall(raw_get("/large.txt"))
+            # read() returns only at the end of input: the server closed the connection
+            head, _, body = stream.read().partition(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 200")
+            assert f"Content-Length: {3 * BODY_BUFFER}".encode() in head
+            assert body == b"short\n"  # fewer bytes than Content-Length, then closed
+    finally:
+        server_module._Connection._send_file = sent  # type: ignore[method-assign]

@@ -25,9 +25,10 @@ from urllib.parse import unquote_to_bytes
 
 import h11
 
-from mqtool.engine.codecs import Compressor, compress
-from mqtool.engine.payload import Piece, generate, generate_pieces
+from mqtool.engine.codecs import Compressor
+from mqtool.engine.payload import Piece, generate_pieces
 
+from . import bodycache
 from .config import ServerOptions, connection_bound, descriptor_limit
 from .negotiate import CompressionPath, choose_coding, decide
 from .stats import HttpStats
@@ -59,6 +60,10 @@ BODY_BUFFER = 256 * 1024
 _STREAM_CHUNK = 64 * 1024
 
 _READ_SIZE = 64 * 1024
+# Files over BODY_BUFFER sent without compression go from the page cache to the
+# socket by sendfile (asyncio falls back to reading and writing where it cannot).
+_SENDFILE = True
+_SENDFILE_CHUNK = BODY_BUFFER
 # Bodies at least this big are read and compressed in a worker thread, so one
 # large response does not stall every other connection on the event loop.
 _OFF_LOOP_BYTES = 64 * 1024
@@ -119,8 +124,9 @@ class HttpServer:
     Every response sent, error responses included, is one STATS response: the
     compressed ones by their path, the rest as NO COMPRESSION. Memory per
     connection is bounded by HEAD_LIMIT and a few BODY_BUFFERs (the body being
-    produced, its compressed form, the transport's write buffer); the
-    connections are bounded by MAXCONN and by the process's file descriptor
+    produced, its compressed form, the transport's write buffer), and the
+    process keeps at most 2 x bodycache.BODY_CACHE_BYTES of generated and
+    compressed bodies for all its servers; the connections are bounded by MAXCONN and by the process's file descriptor
     limit (`connection_limit`). When accept() fails for want of descriptors the
     server waits and tries again, and counts one shortage (`shortages`, with
     `shortage_reason`) for the console.
@@ -342,7 +348,9 @@ class HttpServer:
         return result, max(0.0, self._perf() - start)
 
     def _timed_compress(self, coding: str, body: bytes) -> tuple[bytes, float]:
-        return self._timed(compress, _TECHNIQUE[coding], body)
+        """The body compressed for `coding` and the seconds that took, from the
+        cache of compressed bodies when it holds them (bodycache)."""
+        return self._timed(bodycache.compressed, _TECHNIQUE[coding], body)
 
 
 @functools.cache
@@ -516,6 +524,13 @@ def _wants_keep_alive_10(request: h11.Request) -> bool:
     return "keep-alive" in tokens and "close" not in tokens
 
 
+@functools.lru_cache(maxsize=256)
+def _response(status: int, headers: tuple[tuple[str, str], ...]) -> h11.Response:
+    """The h11 event of a response head, built (and its headers checked) once for
+    each status and header list: a body served again has the same head."""
+    return h11.Response(status_code=status, headers=list(headers), reason=http.HTTPStatus(status).phrase)
+
+
 def _new_protocol() -> h11.Connection:
     return h11.Connection(h11.SERVER, max_incomplete_event_size=HEAD_LIMIT)
 
@@ -549,6 +564,16 @@ async def _piece_chunks(pieces: Sequence[Piece]) -> AsyncGenerator[bytes, None]:
                 buffer.clear()
     if buffer:
         yield bytes(buffer)
+
+
+class _Sent:
+    """What h11 is given for a part of the body that sendfile sent: its length."""
+
+    def __init__(self, length: int) -> None:
+        self.length = length
+
+    def __len__(self) -> int:
+        return self.length
 
 
 async def _file_chunks(handle: BinaryIO, size: int) -> AsyncGenerator[bytes, None]:
@@ -749,7 +774,9 @@ class _Connection:
             if size is None:
                 return await self._not_found(keep_10)
             if size <= BODY_BUFFER:
-                body = await self._off_loop(size, generate, "xml", size)
+                body = bodycache.sample_if_kept(size)
+                if body is None:
+                    body = await self._off_loop(size, bodycache.sample, size)
                 return await self._send_body(request, "application/xml", body, keep_10)
             # The same seeded generator as `mqtool put --pattern xml` (seed 0, index 0).
             pieces = await asyncio.to_thread(generate_pieces, "xml", size)
@@ -768,6 +795,8 @@ class _Connection:
             return await self._send_body(request, content_type, found.data, keep_10)
         assert found.handle is not None
         try:
+            if _SENDFILE and self._compression(request, found.size) is None:
+                return await self._send_file(content_type, found.handle, found.size, keep_10)
             chunks = _file_chunks(found.handle, found.size)
             return await self._send_stream(request, content_type, found.size, chunks, keep_10)
         finally:
@@ -821,12 +850,18 @@ class _Connection:
         if chosen is None:
             self.stats.response(None, len(body), len(body), 0.0)
             headers = self._body_headers(content_type, len(body), None)
-            return await self._send_response(200, headers, body, keep_10=keep_10)
+            return await self._send_response(200, headers, body, keep_10=keep_10, cached=True)
         coding, path = chosen
-        payload, seconds = await self._off_loop(len(body), self.server._timed_compress, coding, body)
+        # A body compressed before is looked up here, on the loop; only a new one
+        # goes to a worker thread (if large) to be compressed.
+        kept, seconds = self.server._timed(bodycache.compressed_if_kept, _TECHNIQUE[coding], body)
+        if kept is None:
+            payload, seconds = await self._off_loop(len(body), self.server._timed_compress, coding, body)
+        else:
+            payload = kept
         self.stats.response(path, len(body), len(payload), seconds)
         headers = self._body_headers(content_type, len(payload), coding)
-        return await self._send_response(200, headers, payload, keep_10=keep_10)
+        return await self._send_response(200, headers, payload, keep_10=keep_10, cached=True)
 
     async def _send_stream(
         self,
@@ -857,6 +892,34 @@ class _Connection:
                 head, _ = self._head(200, self._body_headers(content_type, None, coding))
                 await self._send_compressed(head, path, Compressor(_TECHNIQUE[coding]), chunks)
                 return False
+
+    async def _send_file(self, content_type: str, handle: BinaryIO, size: int, keep_10: bool) -> bool:
+        """A file larger than BODY_BUFFER sent as stored: the kernel copies it from
+        the page cache to the socket (sendfile), _STREAM_CHUNK bytes at a time, each
+        taken by the client within TIMEOUT like every other write. h11 is told each
+        chunk's length only, so it still frames the body by its Content-Length; a
+        file that shrank meanwhile ends the connection as in _send_stream."""
+        self.stats.response(None, size, size, 0.0)
+        headers = self._body_headers(content_type, size, None)
+        kept = await self._send_response(200, headers, b"", keep_10=keep_10, end=False)
+        if not self.head_request:
+            offset = 0
+            while offset < size:
+                count = min(_SENDFILE_CHUNK, size - offset)
+                # the head (or the last chunk) went first: the transport's buffer is
+                # empty when asyncio hands the socket to sendfile
+                await self._write([])
+                try:
+                    async with asyncio.timeout(self.options.timeout):
+                        sent = await self.loop.sendfile(self.writer.transport, handle, offset, count)
+                except TimeoutError:
+                    raise _Stalled from None
+                self.protocol.send_with_data_passthrough(h11.Data(data=_Sent(sent)))  # type: ignore[arg-type]
+                if sent < count:
+                    break  # the file shrank: EndOfMessage below fails, the connection ends
+                offset += sent
+        await self._write([self._send(h11.EndOfMessage())])
+        return kept
 
     async def _send_compressed(
         self, head: bytes, path: CompressionPath, packer: Compressor, chunks: AsyncGenerator[bytes, None]
@@ -927,12 +990,13 @@ class _Connection:
         *,
         keep_10: bool = False,
         end: bool = True,
+        cached: bool = False,
     ) -> bool:
         """Writes status and headers (and `body` and the end unless `end` is False).
 
-        Returns whether an HTTP/1.0 keep-alive was granted.
+        Returns whether an HTTP/1.0 keep-alive was granted. `cached`: see _head.
         """
-        head, kept = self._head(status, headers, keep_10)
+        head, kept = self._head(status, headers, keep_10, cached)
         parts = [head]
         if end:
             if body and not self.head_request:
@@ -941,11 +1005,17 @@ class _Connection:
         await self._write(parts)
         return kept
 
-    def _head(self, status: int, headers: list[tuple[str, str]], keep_10: bool = False) -> tuple[bytes, bool]:
+    def _head(
+        self, status: int, headers: list[tuple[str, str]], keep_10: bool = False, cached: bool = False
+    ) -> tuple[bytes, bool]:
         """The status line and headers as bytes, and whether an HTTP/1.0
-        keep-alive was granted."""
-        response = h11.Response(status_code=status, headers=headers, reason=http.HTTPStatus(status).phrase)
-        head = self._send(response)
+        keep-alive was granted. `cached`: the head is one that repeats (a file or
+        sample body), so its h11 event is built once (_response)."""
+        if cached:
+            event = _response(status, tuple(headers))
+        else:
+            event = h11.Response(status_code=status, headers=headers, reason=http.HTTPStatus(status).phrase)
+        head = self._send(event)
         kept = False
         if keep_10:
             # h11 always answers HTTP/1.0 with Connection: close; the client asked
@@ -967,7 +1037,12 @@ class _Connection:
             for part in parts:
                 if part:
                     self.writer.write(part)
-        if not self.writer.transport.get_write_buffer_size():
+        transport = self.writer.transport
+        if transport.is_closing():
+            # The client went away: asyncio drops what is written to a lost
+            # connection (a warning each time), so a streamed body stops here.
+            raise ConnectionResetError(errno.ECONNRESET, "the connection was lost")
+        if not transport.get_write_buffer_size():
             return  # all sent: nothing to wait for (a lost connection shows at the next read)
         try:
             async with asyncio.timeout(self.options.timeout):
