@@ -37,7 +37,8 @@ one and send the next) in the tick's transaction; a failing step (corrupt compre
 data, a dead-letter queue that refuses) rolls the run back and sends its channel to
 RETRYING, and the others step again at once. A TCP channel is left to the serving loop.
 The compression and inflation of a batch's messages run in chunks beside the store work,
-in a helper process or a thread (offload.py). Commands call `start`, `stop`, `reset`,
+in a helper process or a thread (offload.py); those of the first messages of the next
+batch start in the helper while a batch commits (`_look_ahead`). Commands call `start`, `stop`, `reset`,
 `resolve`, `start_chinit` and `stop_chinit` inside their own transaction.
 """
 
@@ -862,7 +863,7 @@ def _send(
 FIRST_CHUNK = 4
 CHUNK_MESSAGES = 32
 AHEAD_CHUNKS = 3
-LOOKAHEAD_CHUNKS = 6
+LOOKAHEAD_CHUNKS = 3
 
 
 @dataclass

@@ -50,7 +50,7 @@ from mqtool.engine.channels import wire
 
 HELPER_VARIABLE = "MQTOOL_CHANNEL_HELPER"
 SLOT_BYTES = 1024 * 1024  # the stored bytes of one chunk, and as much for what it inflates
-SLOTS = 8  # 16 MiB of shared memory, touched only as far as the chunks reach
+SLOTS = 6  # 12 MiB of shared memory, touched only as far as the chunks reach
 HELPER_MIN_BYTES = 2 * 1024 * 1024  # a batch carries at least this much before the helper starts
 _LENGTH = struct.Struct("<I")
 
