@@ -12,6 +12,7 @@ import sys
 import time
 import zlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -32,9 +33,9 @@ def submitted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     counts: list[int] = []
     real = offload._Helper.submit
 
-    def spy(self: offload._Helper, jobs: list[offload.Job], frozen: bool) -> offload.Pending | None:
+    def spy(self: offload._Helper, jobs: list[offload.Job], frozen: bool, wait: bool = True) -> offload.Pending | None:
         counts.append(len(jobs))
-        return real(self, jobs, frozen)
+        return real(self, jobs, frozen, wait)
 
     monkeypatch.setattr(offload._Helper, "submit", spy)
     return counts
@@ -89,6 +90,69 @@ def test_helper_and_thread_move_the_same_bytes_with_the_same_figures(
     assert arrived == sent
     assert found["always"] == found["0"]
     assert figures["msgs"] == 200
+
+
+@pytest.fixture
+def carried(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[int]]:
+    """The messages of each chunk started for the batch that carries it ("now") and
+    for the next batch while this one commits ("ahead")."""
+    found: dict[str, list[int]] = {"now": [], "ahead": []}
+    start, start_ahead = offload.Carrier.start, offload.Carrier.start_ahead
+
+    def now(self: offload.Carrier, jobs: list[offload.Job]) -> offload.Pending:
+        found["now"].append(len(jobs))
+        return start(self, jobs)
+
+    def ahead(self: offload.Carrier, jobs: list[offload.Job]) -> offload.Pending | None:
+        pending = start_ahead(self, jobs)
+        if pending is not None:
+            found["ahead"].append(len(jobs))
+        return pending
+
+    monkeypatch.setattr(offload.Carrier, "start", now)
+    monkeypatch.setattr(offload.Carrier, "start_ahead", ahead)
+    return found
+
+
+def test_the_next_batch_is_carried_while_this_one_commits_and_each_message_once(
+    plex: Complex, monkeypatch: pytest.MonkeyPatch, carried: dict[str, list[int]]
+) -> None:
+    monkeypatch.setenv(offload.HELPER_VARIABLE, "always")
+    sent, arrived, figures = _transfer(plex, "ZLIBFAST", 0)  # 200 messages, batches of 50
+    assert arrived == sent
+    assert figures["batches"] == 4
+    # Three batches had a next one: its first messages were started while they committed.
+    assert len(carried["ahead"]) >= 3
+    assert sum(carried["now"]) + sum(carried["ahead"]) == 200  # none carried twice
+    assert mca._LOOKAHEAD == {}  # the last batch had no next one
+
+
+def test_a_message_changed_after_it_was_carried_ahead_is_carried_again(
+    plex: Complex, monkeypatch: pytest.MonkeyPatch, carried: dict[str, list[int]]
+) -> None:
+    monkeypatch.setenv(offload.HELPER_VARIABLE, "always")
+    plex.channel()
+    plex.cmd(".put DEST.R count=120 size=6000 pattern=xml persistent=yes")
+    real = mca._look_ahead
+    changed: list[bytes] = []
+
+    def then_change(work: Any, end: Any, *args: Any) -> list[Any]:
+        started = real(work, end, *args)
+        if started and not changed:
+            # Another writer changes a message after its wire work started (in the store
+            # the write lock keeps others out; this stands for any change at all).
+            row = started[0].rows[1]
+            changed.append(b"<changed/>" * 700)
+            work.tx.conn.execute("UPDATE messages SET payload = ?, stored_length = ?, original_length = ? "
+                                 "WHERE id = ?", (changed[0], len(changed[0]), len(changed[0]), row))  # fmt: skip
+        return started
+
+    monkeypatch.setattr(mca, "_look_ahead", then_change)
+    expected = plex.payloads("TPF1", "XQ")
+    expected[51] = b"<changed/>" * 700  # the second message of the second batch
+    plex.cmd("ZMQSC START CHL-C", ".advance 2s")
+    assert changed and plex.payloads("TPF2", "DEST") == expected
+    assert sum(carried["now"]) + sum(carried["ahead"]) > 120  # one chunk carried again
 
 
 def test_a_batch_with_nothing_to_compress_or_inflate_never_reaches_the_helper(

@@ -121,6 +121,7 @@ class Complex:
 @pytest.fixture
 def plex(tmp_path: Path) -> Iterator[Complex]:
     mca._SENT_HERE.clear()
+    mca._LOOKAHEAD.clear()
     complex_ = Complex(tmp_path / "state")
     yield complex_
     complex_.store.close()
@@ -144,6 +145,7 @@ def restart(plex: Complex, monkeypatch: pytest.MonkeyPatch) -> None:
     """What another process sees: nothing of this one's memory, the store as committed."""
     monkeypatch.setattr(mca, "_test_crash", lambda where: None)
     mca._SENT_HERE.clear()
+    mca._LOOKAHEAD.clear()
     plex.session = Session(plex.store, plex.clock, "TPF1")
 
 

@@ -37,7 +37,8 @@ one and send the next) in the tick's transaction; a failing step (corrupt compre
 data, a dead-letter queue that refuses) rolls the run back and sends its channel to
 RETRYING, and the others step again at once. A TCP channel is left to the serving loop.
 The compression and inflation of a batch's messages run in chunks beside the store work,
-in a helper process or a thread (offload.py). Commands call `start`, `stop`, `reset`,
+in a helper process or a thread (offload.py); those of the first messages of the next
+batch start in the helper while a batch commits (`_look_ahead`). Commands call `start`, `stop`, `reset`,
 `resolve`, `start_chinit` and `stop_chinit` inside their own transaction.
 """
 
@@ -293,6 +294,7 @@ def _end_channel(work: Work, end: End, state: str) -> None:
     tx, now = work.tx, work.now
     status = end.status
     was = status.state
+    _LOOKAHEAD.pop(_sent_key(work, end, ""), None)
     if end.chltype in SENDING and status.transport != "TCP":
         partner = _partner(work, end)
         indoubt = status.indoubt
@@ -454,6 +456,7 @@ def _fail(work: Work, end: End, error: Exception) -> None:
     savepoint around each step would roll back less, but SQLite would copy every page a
     batch touches to its statement journal first, which doubles the cost of a batch."""
     tx = work.tx
+    _LOOKAHEAD.pop(_sent_key(work, end, ""), None)
     tx.conn.execute("ROLLBACK")
     tx.conn.execute("BEGIN IMMEDIATE")
     work.rolled_back()
@@ -749,6 +752,7 @@ MESSAGE_SQL = (
     "SELECT priority, msgid, correlid, persistent, expiry, original_length, codec, header, payload "
     "FROM messages WHERE id = ?"
 )
+AHEAD_SQL = "SELECT original_length, codec, payload FROM messages WHERE id = ?"
 
 
 def next_luwid(end: End) -> str:
@@ -796,20 +800,33 @@ def _send(
         return False
     batch = _Batch(work, end, Receiving.of(tx, partner), removal)
     read = tx.conn.cursor()
+    frozen = clock.frozen_at is not None
+    key = _sent_key(work, end, "")
+    started_before = _LOOKAHEAD.pop(key, [])
     # The sender's compression and the receiver's inflation of the next chunk run beside
     # the store work of this one; chunks grow from FIRST_CHUNK so that the first
-    # deliveries wait little.
-    carrier = offload.Carrier(clock.frozen_at is not None, sum(int(row[1]) for row in chosen))
+    # deliveries wait little. Chunks this batch's predecessor started while it committed
+    # (`_look_ahead`) are taken as they are when their messages are still the same.
+    carrier = offload.Carrier(frozen, sum(int(row[1]) for row in chosen))
+    keep = False
     try:
         ahead: deque[tuple[list[_Message], offload.Pending]] = deque()
-        chunk: list[_Message] = []
+        position = 0
+        for early in started_before:
+            rows = row_ids[position : position + len(early.rows)]
+            if rows != early.rows or early.frozen != frozen:
+                break
+            chunk = [_read(work, batch.receiving, read, row_id) for row_id in rows]
+            jobs = _jobs(end, chunk)
+            ahead.append((chunk, early.pending if jobs == early.jobs else carrier.start(jobs)))
+            position += len(rows)
+            while len(ahead) > AHEAD_CHUNKS:
+                batch.deliver(*ahead.popleft())
+        chunk = []
         chunk_bytes = 0
-        limit = FIRST_CHUNK
-        for row_id in row_ids:
-            # fetchall, not fetchone: the statement ends, so the writes that follow need
-            # not keep a reading cursor's place in the table.
-            (row,) = read.execute(MESSAGE_SQL, (row_id,)).fetchall()
-            message = _prepare(work, batch.receiving, row_id, row)
+        limit = FIRST_CHUNK if not position else CHUNK_MESSAGES
+        for row_id in row_ids[position:]:
+            message = _read(work, batch.receiving, read, row_id)
             chunk.append(message)
             chunk_bytes += max(message.length, len(message.payload))
             if len(chunk) >= limit or chunk_bytes >= offload.SLOT_BYTES // 2:
@@ -821,8 +838,12 @@ def _send(
             ahead.append((chunk, carrier.start(_jobs(end, chunk))))
         while ahead:
             batch.deliver(*ahead.popleft())
+        started_next = _look_ahead(work, end, carrier, read, {*confirmed, *row_ids}, (low, high), batchsz)
+        if started_next:
+            _LOOKAHEAD[key] = started_next
+            keep = True
     finally:
-        carrier.close()
+        carrier.close(keep)
     sent = batch.sent
     luwid = next_luwid(end)
     indoubt = record_in_doubt(end, luwid, row_ids, sent, batch.last_technique)
@@ -837,10 +858,70 @@ def _send(
 # Chunks of messages whose wire work (offload.py) runs ahead of their delivery: up to
 # CHUNK_MESSAGES messages, ended once they reach half a helper slot of bytes (so that a
 # message up to half a slot long still fits), AHEAD_CHUNKS of them under way while one
-# is delivered.
+# is delivered; and up to LOOKAHEAD_CHUNKS chunks of the next batch started in the
+# helper before this batch commits.
 FIRST_CHUNK = 4
 CHUNK_MESSAGES = 32
-AHEAD_CHUNKS = 1
+AHEAD_CHUNKS = 3
+LOOKAHEAD_CHUNKS = 3
+
+
+@dataclass
+class _Early:
+    """A chunk of a channel's next batch whose wire work started before the batch that
+    read it committed: used when the next batch starts with the same messages, carried
+    the same way (`offload.carry` is a pure function of the job)."""
+
+    rows: list[int]
+    jobs: list[offload.Job]
+    pending: offload.Pending
+    frozen: bool
+
+
+# Per channel (_sent_key with no LUWID): the chunks its next batch may take. An entry
+# lives from the end of one batch to the start of the next (or the channel's end).
+_LOOKAHEAD: dict[tuple[str, str, str, str], list[_Early]] = {}
+
+
+def _look_ahead(
+    work: Work, end: End, carrier: offload.Carrier, read: Any, skipped: set[int], span: tuple[int, int], batchsz: int
+) -> list[_Early]:  # fmt: skip
+    """The wire work of the first messages of the channel's next batch, started in the
+    helper that carried this batch, so that it runs while this batch commits (the store
+    work of a batch and its commit leave the helper idle otherwise). Only reads: the
+    messages are read again, and the results taken only if every job is the same, when
+    the next batch starts. A message is taken as deliverable (inflated) here; one that
+    is not is carried again."""
+    if carrier.helper is None:
+        return []
+    wanted = min(batchsz, LOOKAHEAD_CHUNKS * CHUNK_MESSAGES)
+    low, high = span
+    found = work.tx.conn.execute(BATCH_SQL, (low, high, work.clock.timestamp(), wanted + len(skipped))).fetchall()
+    rows = [int(row[0]) for row in found if row[0] not in skipped][:wanted]
+    started: list[_Early] = []
+    status = end.status
+    chunk: list[int] = []
+    jobs: list[offload.Job] = []
+    chunk_bytes = 0
+    for position, row_id in enumerate(rows):
+        fetched = read.execute(AHEAD_SQL, (row_id,)).fetchall()
+        if not fetched:
+            break
+        length, codec, payload = int(fetched[0][0]), str(fetched[0][1]), bytes(fetched[0][2])
+        technique = technique_for(end.system, status.technique, codec)
+        job = offload.Job(payload, codec, length, technique, status.compsize, True)
+        if job.idle:
+            break  # nothing to carry: nothing gained
+        chunk.append(row_id)
+        jobs.append(job)
+        chunk_bytes += job.footprint
+        if len(chunk) >= CHUNK_MESSAGES or chunk_bytes >= offload.SLOT_BYTES // 2 or position == len(rows) - 1:
+            pending = carrier.start_ahead(jobs)
+            if pending is None:
+                break
+            started.append(_Early(chunk, jobs, pending, carrier.frozen))
+            chunk, jobs, chunk_bytes = [], [], 0
+    return started
 
 
 @dataclass
@@ -870,6 +951,14 @@ def message_options(row: tuple[Any, ...], now: float) -> PutOptions:
         correlid=bytes(correlid),
         expiry=None if expiry is None else max(0.0, float(expiry) - now),
     )
+
+
+def _read(work: Work, receiving: Receiving, read: Any, row_id: int) -> _Message:
+    """One message of the batch, read right before it is prepared."""
+    # fetchall, not fetchone: the statement ends, so the writes that follow need not
+    # keep a reading cursor's place in the table.
+    (row,) = read.execute(MESSAGE_SQL, (row_id,)).fetchall()
+    return _prepare(work, receiving, row_id, row)
 
 
 def _prepare(work: Work, receiving: Receiving, row_id: int, row: tuple[Any, ...]) -> _Message:

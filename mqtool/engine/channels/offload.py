@@ -10,7 +10,10 @@ Three ways, the same bytes from each (`carry` is pure):
   a shared memory file (memfd) of SLOTS slots, one chunk of messages per slot; the
   pipes carry only the small description of each chunk and of its results. A
   message the receiving side inflated to the very bytes the sending side read is not
-  copied back (the parent puts its own copy of the same bytes).
+  copied back (the parent puts its own copy of the same bytes). A batch may leave
+  chunks under way when it gives the helper back (`Carrier.close(keep=True)`: the
+  channel's next batch, read ahead while this one commits); their answers are read
+  in order by whoever waits for a later chunk, and kept in their `Pending`.
 - a thread beside the store work, when there is no helper (another system, the
   helper cannot start or has ended, another batch of this process holds it, a message
   larger than a slot, a chunk too small to be worth it). zlib-ng and isal release the
@@ -47,7 +50,7 @@ from mqtool.engine.channels import wire
 
 HELPER_VARIABLE = "MQTOOL_CHANNEL_HELPER"
 SLOT_BYTES = 1024 * 1024  # the stored bytes of one chunk, and as much for what it inflates
-SLOTS = 3
+SLOTS = 6  # 12 MiB of shared memory, touched only as far as the chunks reach
 HELPER_MIN_BYTES = 2 * 1024 * 1024  # a batch carries at least this much before the helper starts
 _LENGTH = struct.Struct("<I")
 
@@ -143,9 +146,18 @@ class Carrier:
                 return pending
         return _Threaded(_pool().submit(carry_all, list(jobs), self.frozen))
 
-    def close(self) -> None:
+    def start_ahead(self, jobs: Sequence[Job]) -> Pending | None:
+        """Starts a chunk of the next batch in the helper, if this batch holds it and a
+        slot is free now (never waits, never a thread); None otherwise."""
+        if self.helper is None or sum(job.footprint for job in jobs) > SLOT_BYTES:
+            return None
+        return self.helper.submit(jobs, self.frozen, wait=False)
+
+    def close(self, keep: bool = False) -> None:
+        """Gives the helper back; with `keep`, the chunks still under way stay there
+        (started with `start_ahead` for the next batch)."""
         if self.helper is not None:
-            self.helper.give_back()
+            self.helper.give_back(keep)
             self.helper = None
 
 
@@ -209,6 +221,9 @@ class _Helper:
         self.free = deque(range(SLOTS))
         self.waiting: deque[_InHelper] = deque()
         self.busy = False
+        # The pipe and the slots: a chunk left under way by one batch (`give_back(keep)`)
+        # may be collected by the next, in another thread.
+        self.mutex = threading.RLock()
         atexit.register(self.end)
 
     @classmethod
@@ -232,19 +247,29 @@ class _Helper:
             helper.busy = True
             return helper
 
-    def give_back(self) -> None:
-        if _Helper._instance is self:
-            for pending in list(self.waiting):
-                pending.result()  # read their answers: the pipe stays in step for the next batch
-        else:
-            self.waiting.clear()  # the batch ended in an error that ended the helper too
+    def give_back(self, keep: bool = False) -> None:
+        """The batch is done with the helper. Its chunks still under way are read now,
+        or with `keep` left there (read in order when a later chunk is awaited)."""
+        with self.mutex:
+            if _Helper._instance is not self:
+                self.waiting.clear()  # the batch ended in an error that ended the helper too
+            elif not keep:
+                for pending in list(self.waiting):
+                    pending.result()  # read their answers: the pipe stays in step for the next batch
         with self._lock:
             self.busy = False
 
-    def submit(self, jobs: Sequence[Job], frozen: bool) -> Pending | None:
-        """Sends a chunk to the helper; None when every slot is in use."""
-        if not self.free or _Helper._instance is not self:
-            return None
+    def submit(self, jobs: Sequence[Job], frozen: bool, wait: bool = True) -> Pending | None:
+        """Sends a chunk to the helper, once a slot is free (with `wait`, after reading
+        the oldest chunk's answer when every slot is in use); None when it cannot."""
+        with self.mutex:
+            if wait and not self.free and self.waiting:
+                self._collect(self.waiting[0])
+            if not self.free or _Helper._instance is not self:
+                return None
+            return self._submit(jobs, frozen)
+
+    def _submit(self, jobs: Sequence[Job], frozen: bool) -> Pending:
         slot = self.free.popleft()
         base = slot * 2 * SLOT_BYTES
         offset = base
@@ -273,7 +298,15 @@ class _Helper:
 
     def collect(self, pending: _InHelper) -> None:
         """Reads the helper's answers up to this chunk's (they come in order)."""
+        with self.mutex:
+            self._collect(pending)
+
+    def _collect(self, pending: _InHelper) -> None:
         while pending.results is None:
+            if pending not in self.waiting:
+                # Its answer can never come (the helper ended and its chunks were let go).
+                pending.results = carry_all(pending.jobs, pending.frozen)
+                return
             head = self.waiting.popleft()
             try:
                 head.results = self._answer(head)
