@@ -1731,6 +1731,48 @@ CATALOGUE: dict[str, Entry] = {
         "MOVE QLOCAL names the same queue twice (only a queue-sharing group has a shared and a private queue of "
         "one name).",
     ),
+    # -- bread-last: the last commands of IBM's z/OS list (DEFINE LOG, RECOVER BSDS, RESET QMGR,
+    # RESOLVE INDOUBT). IBM's CSQJ/CSQV replies to these could not be confirmed: mqtool's ids.
+    "MQT0480E": Entry(
+        "DEFINE LOG NOT PROCESSED - COPY(2) NEEDS DUAL ACTIVE LOGGING, TWOACTV IS NO",
+        "DEFINE LOG COPY(2) on a queue manager that writes one copy of its active log; nothing was added.",
+    ),
+    "MQT0481E": Entry(
+        "DEFINE LOG NOT PROCESSED - {dsname} IS ALREADY AN ACTIVE LOG DATA SET OF COPY {copy}",
+        "DEFINE LOG names a data set the active log rings already have; nothing was added.",
+    ),
+    "MQT0482E": Entry(
+        "DEFINE LOG NOT PROCESSED - COPY {copy} HAS {count} ACTIVE LOG DATA SETS, THE MOST IBM ALLOWS",
+        "An active log ring holds at most 310 data sets (IBM); nothing was added.",
+    ),
+    "MQT0483I": Entry(
+        "{dsname} ADDED TO ACTIVE LOG COPY {copy}, WHICH NOW HAS {total} DATA SETS",
+        "DEFINE LOG: the data set joins the ring after the data sets already there; it is used once every copy "
+        "has a data set at that place in its ring (dual logging switches both copies together).",
+    ),
+    "MQT0484E": Entry(
+        "RECOVER BSDS NOT PROCESSED - SINGLE BSDS MODE (TWOBSDS=NO), THERE IS NO SECOND BSDS TO REESTABLISH",
+        "RECOVER BSDS copies the working bootstrap data set over the failed one of a dual pair.",
+    ),
+    "MQT0485I": Entry(
+        "RECOVER BSDS - BOTH BOOTSTRAP DATA SETS ARE IN USE, DUAL BSDS MODE NEEDS NO RECOVERY",
+        "RECOVER BSDS when neither bootstrap data set has failed (mqtool's never fail): nothing to do.",
+    ),
+    "MQT0486E": Entry(
+        "RESET QMGR TYPE(PUBSUB) NOT PROCESSED - {name} IS NOT {relation} OF {qmgr}",
+        "RESET QMGR TYPE(PUBSUB) CHILD or PARENT names a queue manager that is not this one's child or parent "
+        "(mqtool makes no publish/subscribe hierarchy: there are no children, and the parent is PARENT's value).",
+    ),
+    "MQT0487I": Entry(
+        "HIERARCHICAL CONNECTION TO PARENT {name} CANCELLED - PARENT({name}) IS KEPT UNTIL ALTER QMGR PARENT(' ')",
+        "RESET QMGR TYPE(PUBSUB) PARENT: the connection to the parent is cancelled (mqtool never makes one); the "
+        "queue manager's PARENT attribute is not changed.",
+    ),
+    "MQT0488E": Entry(
+        "THREAD NID={nid} OF CONNECTION {conn} IS NOT IN DOUBT",
+        "RESOLVE INDOUBT names a thread that is not in doubt: mqtool keeps no unit of recovery of CICS, IMS or "
+        "RRS, so none ever is.",
+    ),
 }
 
 
