@@ -214,6 +214,22 @@ def test_every_zos_command_is_built_or_answers_mqt0400e(mq: Any, prefix: str) ->
     assert not wrong, wrong
 
 
+# What of the list mqtool still answers with MQT0400E: suspending log writes for a backup.
+STILL_NOT_BUILT = {"SUSPEND QMGR LOG", "RESUME QMGR LOG"}
+
+
+def test_only_the_log_suspension_is_left_unbuilt(mq: Any) -> None:
+    """Every other command of IBM's list runs: the last of them (ALTER TRACE, DEFINE LOG,
+    MAXSMSGS, POLICY, RECOVER BSDS, RESET QMGR and TPIPE, RESOLVE INDOUBT) are built."""
+    mq("cmd", "-CSQ1 DEFINE QLOCAL(WALK.QL2)")
+    unbuilt = set()
+    for _verb, _obj, line in ZOS_COMMANDS:
+        first = (mq("cmd", "-CSQ1 " + line).output.splitlines() or [""])[0]
+        if first.startswith("MQT0400E"):
+            unbuilt.add(first.split("'")[1])
+    assert unbuilt == STILL_NOT_BUILT
+
+
 @pytest.mark.parametrize(("line", "word"), ELSEWHERE, ids=[line for line, _ in ELSEWHERE])
 def test_what_only_other_platforms_have_is_refused_as_zos_refuses_it(mq: Any, line: str, word: str) -> None:
     for prefix in ("-CSQ1 ", ""):
