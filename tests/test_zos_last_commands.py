@@ -116,8 +116,13 @@ def test_policies_and_client_channels_round_trip_through_export(mq: Any, tmp_pat
     document = mq("export", "--system", "CSQ1", "--format", "yaml").output
     assert "CSQ1.CLIENT" in document and "POLICY" not in document
     (tmp_path / "doc.yaml").write_text(document)
-    plan = mq("apply", str(tmp_path / "doc.yaml"), "--dry-run")
+    plan = mq("apply", str(tmp_path / "doc.yaml"), "--dry-run")  # a store with policies plans as ever
     assert plan.exit_code == 0, plan.output
+    third = tmp_path / "third"
+    applied = mq("--state", str(third), "apply", str(tmp_path / "doc.yaml"))
+    assert applied.exit_code == 0, applied.output
+    shown = mq("--state", str(third), "--system", "CSQ1", "cmd", "DISPLAY CHANNEL(CSQ1.CLIENT) CLNTWGHT QMNAME").output
+    assert "CHLTYPE(CLNTCONN)" in shown and "CLNTWGHT(9)" in shown and "QMNAME(*GROUP)" in shown, shown
 
 
 def test_run_command_json_takes_the_new_commands(client: Client) -> None:
