@@ -477,7 +477,8 @@ CATALOGUE: dict[str, Entry] = {
     ),
     "MQT0520E": Entry(
         "Channel {name}: {verb} is not valid for CHLTYPE({chltype})",
-        "RESET of a server-connection channel, RESOLVE of a channel that is not a sender.",
+        "RESET of a server-connection channel, RESOLVE of a channel that is not a sender; START, STOP, PING, "
+        "RESET or RESOLVE of a client-connection channel (CLNTCONN: a definition only).",
     ),
     "MQT0521E": Entry("Channel {name} is not in doubt", "RESOLVE CHANNEL of a sender with no batch in doubt."),
     "MQT0522I": Entry(
@@ -1222,17 +1223,20 @@ CATALOGUE: dict[str, Entry] = {
         "OF TRACE REPORT.",
     ),
     "CSQW130I": Entry(
-        "'{kind}' TRACE STARTED, ASSIGNED TRACE NUMBER {tno}", "START TRACE started a trace with this number."
+        "'{kind}' TRACE STARTED, ASSIGNED TRACE NUMBER {tno}",
+        "START TRACE started a trace with this number; ALTER TRACE restarted it with its number.",
     ),
     "CSQW131I": Entry(
-        "STOP TRACE SUCCESSFUL FOR TRACE NUMBER(S) {tnos}", "STOP TRACE stopped the traces with these numbers."
+        "STOP TRACE SUCCESSFUL FOR TRACE NUMBER(S) {tnos}",
+        "STOP TRACE stopped the traces with these numbers; ALTER TRACE stopped the one it alters.",
     ),
     "CSQW135I": Entry(
         "'{kind}' TRACE ALREADY ACTIVE, TRACE NUMBER {tno}",
         "START TRACE of a trace that runs already with the same classes and destinations (wording inferred).",
     ),
     "CSQW137I": Entry(
-        "SPECIFIED TRACE NOT ACTIVE", "STOP or DISPLAY TRACE found no trace that matches (wording inferred)."
+        "SPECIFIED TRACE NOT ACTIVE",
+        "STOP, DISPLAY or ALTER TRACE found no trace that matches (wording inferred).",
     ),
     "CSQM090E": Entry(
         "FAILURE REASON CODE X'{code}'",
@@ -1646,7 +1650,8 @@ CATALOGUE: dict[str, Entry] = {
     "CSQV419I": Entry("NO ACTIVE CONNECTIONS FOUND", "DISPLAY THREAD: no connection matches. Wording inferred."),
     "CSQV420I": Entry(
         "NO INDOUBT THREADS FOUND",
-        "DISPLAY THREAD TYPE(INDOUBT): mqtool keeps no unit of work open between commands. Wording inferred.",
+        "DISPLAY THREAD TYPE(INDOUBT), RESOLVE INDOUBT NID(*): mqtool keeps no unit of work open between commands "
+        "and has no CICS, IMS or RRS connection. Wording inferred.",
     ),
     "CSQM130I": Entry(
         "CLUSTER REQUEST QUEUED",
@@ -1713,7 +1718,7 @@ CATALOGUE: dict[str, Entry] = {
     ),
     "MQT0463E": Entry(
         "'{command}' NOT PROCESSED - THE IMS BRIDGE IS NOT ACTIVE",
-        "SUSPEND or RESUME QMGR FACILITY(IMSBRIDGE) on a queue manager with no IMS connection.",
+        "SUSPEND or RESUME QMGR FACILITY(IMSBRIDGE), RESET TPIPE: the queue manager has no IMS connection.",
     ),
     "MQT0464E": Entry(
         "The command server of queue manager '{qmgr}' is not running (STOP CMDSERV); enter START CMDSERV at the "
