@@ -114,6 +114,8 @@ def delete_policy(ctx: Any, req: Any) -> Response:
 
 def display_policy(ctx: Any, req: Any) -> Response:
     name = str(req.name)
+    if req.select:  # IBM's DISPLAY POLICY takes the name only: every attribute is shown
+        return syntax(req, "CSQ9001E", keyword=req.select[0])
     if name == "*":
         records = sorted(ctx.tx.objects(ctx.system.name, OBJ, "*"), key=lambda r: r.name)
     elif name.endswith("*"):
