@@ -477,7 +477,8 @@ CATALOGUE: dict[str, Entry] = {
     ),
     "MQT0520E": Entry(
         "Channel {name}: {verb} is not valid for CHLTYPE({chltype})",
-        "RESET of a server-connection channel, RESOLVE of a channel that is not a sender.",
+        "RESET of a server-connection channel, RESOLVE of a channel that is not a sender; START, STOP, PING, "
+        "RESET or RESOLVE of a client-connection channel (CLNTCONN: a definition only).",
     ),
     "MQT0521E": Entry("Channel {name} is not in doubt", "RESOLVE CHANNEL of a sender with no batch in doubt."),
     "MQT0522I": Entry(
@@ -1222,17 +1223,20 @@ CATALOGUE: dict[str, Entry] = {
         "OF TRACE REPORT.",
     ),
     "CSQW130I": Entry(
-        "'{kind}' TRACE STARTED, ASSIGNED TRACE NUMBER {tno}", "START TRACE started a trace with this number."
+        "'{kind}' TRACE STARTED, ASSIGNED TRACE NUMBER {tno}",
+        "START TRACE started a trace with this number; ALTER TRACE restarted it with its number.",
     ),
     "CSQW131I": Entry(
-        "STOP TRACE SUCCESSFUL FOR TRACE NUMBER(S) {tnos}", "STOP TRACE stopped the traces with these numbers."
+        "STOP TRACE SUCCESSFUL FOR TRACE NUMBER(S) {tnos}",
+        "STOP TRACE stopped the traces with these numbers; ALTER TRACE stopped the one it alters.",
     ),
     "CSQW135I": Entry(
         "'{kind}' TRACE ALREADY ACTIVE, TRACE NUMBER {tno}",
         "START TRACE of a trace that runs already with the same classes and destinations (wording inferred).",
     ),
     "CSQW137I": Entry(
-        "SPECIFIED TRACE NOT ACTIVE", "STOP or DISPLAY TRACE found no trace that matches (wording inferred)."
+        "SPECIFIED TRACE NOT ACTIVE",
+        "STOP, DISPLAY or ALTER TRACE found no trace that matches (wording inferred).",
     ),
     "CSQM090E": Entry(
         "FAILURE REASON CODE X'{code}'",
@@ -1646,7 +1650,8 @@ CATALOGUE: dict[str, Entry] = {
     "CSQV419I": Entry("NO ACTIVE CONNECTIONS FOUND", "DISPLAY THREAD: no connection matches. Wording inferred."),
     "CSQV420I": Entry(
         "NO INDOUBT THREADS FOUND",
-        "DISPLAY THREAD TYPE(INDOUBT): mqtool keeps no unit of work open between commands. Wording inferred.",
+        "DISPLAY THREAD TYPE(INDOUBT), RESOLVE INDOUBT NID(*): mqtool keeps no unit of work open between commands "
+        "and has no CICS, IMS or RRS connection. Wording inferred.",
     ),
     "CSQM130I": Entry(
         "CLUSTER REQUEST QUEUED",
@@ -1713,7 +1718,7 @@ CATALOGUE: dict[str, Entry] = {
     ),
     "MQT0463E": Entry(
         "'{command}' NOT PROCESSED - THE IMS BRIDGE IS NOT ACTIVE",
-        "SUSPEND or RESUME QMGR FACILITY(IMSBRIDGE) on a queue manager with no IMS connection.",
+        "SUSPEND or RESUME QMGR FACILITY(IMSBRIDGE), RESET TPIPE: the queue manager has no IMS connection.",
     ),
     "MQT0464E": Entry(
         "The command server of queue manager '{qmgr}' is not running (STOP CMDSERV); enter START CMDSERV at the "
@@ -1730,6 +1735,48 @@ CATALOGUE: dict[str, Entry] = {
         "MOVE QLOCAL NOT PROCESSED - QLOCAL({name}) IS BOTH THE SOURCE AND THE TARGET",
         "MOVE QLOCAL names the same queue twice (only a queue-sharing group has a shared and a private queue of "
         "one name).",
+    ),
+    # -- bread-last: the last commands of IBM's z/OS list (DEFINE LOG, RECOVER BSDS, RESET QMGR,
+    # RESOLVE INDOUBT). IBM's CSQJ/CSQV replies to these could not be confirmed: mqtool's ids.
+    "MQT0480E": Entry(
+        "DEFINE LOG NOT PROCESSED - COPY(2) NEEDS DUAL ACTIVE LOGGING, TWOACTV IS NO",
+        "DEFINE LOG COPY(2) on a queue manager that writes one copy of its active log; nothing was added.",
+    ),
+    "MQT0481E": Entry(
+        "DEFINE LOG NOT PROCESSED - {dsname} IS ALREADY AN ACTIVE LOG DATA SET OF COPY {copy}",
+        "DEFINE LOG names a data set the active log rings already have; nothing was added.",
+    ),
+    "MQT0482E": Entry(
+        "DEFINE LOG NOT PROCESSED - COPY {copy} HAS {count} ACTIVE LOG DATA SETS, THE MOST IBM ALLOWS",
+        "An active log ring holds at most 310 data sets (IBM); nothing was added.",
+    ),
+    "MQT0483I": Entry(
+        "{dsname} ADDED TO ACTIVE LOG COPY {copy}, WHICH NOW HAS {total} DATA SETS",
+        "DEFINE LOG: the data set joins the ring after the data sets already there; it is used once every copy "
+        "has a data set at that place in its ring (dual logging switches both copies together).",
+    ),
+    "MQT0484E": Entry(
+        "RECOVER BSDS NOT PROCESSED - SINGLE BSDS MODE (TWOBSDS=NO), THERE IS NO SECOND BSDS TO REESTABLISH",
+        "RECOVER BSDS copies the working bootstrap data set over the failed one of a dual pair.",
+    ),
+    "MQT0485I": Entry(
+        "RECOVER BSDS - BOTH BOOTSTRAP DATA SETS ARE IN USE, DUAL BSDS MODE NEEDS NO RECOVERY",
+        "RECOVER BSDS when neither bootstrap data set has failed (mqtool's never fail): nothing to do.",
+    ),
+    "MQT0486E": Entry(
+        "RESET QMGR TYPE(PUBSUB) NOT PROCESSED - {name} IS NOT {relation} OF {qmgr}",
+        "RESET QMGR TYPE(PUBSUB) CHILD or PARENT names a queue manager that is not this one's child or parent "
+        "(mqtool makes no publish/subscribe hierarchy: there are no children, and the parent is PARENT's value).",
+    ),
+    "MQT0487I": Entry(
+        "HIERARCHICAL CONNECTION TO PARENT {name} CANCELLED - PARENT({name}) IS KEPT UNTIL ALTER QMGR PARENT(' ')",
+        "RESET QMGR TYPE(PUBSUB) PARENT: the connection to the parent is cancelled (mqtool never makes one); the "
+        "queue manager's PARENT attribute is not changed.",
+    ),
+    "MQT0488E": Entry(
+        "THREAD NID={nid} OF CONNECTION {conn} IS NOT IN DOUBT",
+        "RESOLVE INDOUBT names a thread that is not in doubt: mqtool keeps no unit of recovery of CICS, IMS or "
+        "RRS, so none ever is.",
     ),
 }
 

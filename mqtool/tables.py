@@ -34,6 +34,11 @@ NAME_CHARS = {
     "any": re.compile(r"^[^\x00-\x1f\x7f]+$"),
     # a CHLAUTH profile: a channel name with * anywhere (issue 17)
     "chlauth": re.compile(r"^[A-Za-z0-9./_%*]+$"),
+    # bread-last: a number given as an object's value (DEFINE MAXSMSGS(5000)); a z/OS data
+    # set name (DEFINE LOG(CSQ1.LOGCOPY1.DS04)): qualifiers of 1-8 characters, the first
+    # a letter or # @ $, the others also digits and -, separated by dots
+    "digits": re.compile(r"^[0-9]+$"),
+    "dsname": re.compile(r"^[A-Za-z#@$][A-Za-z0-9#@$-]{0,7}(\.[A-Za-z#@$][A-Za-z0-9#@$-]{0,7})*$"),
 }
 
 
@@ -69,6 +74,9 @@ class KeywordSpec:
     max_items: int | None = None
     ranges: bool = False  # a list that takes inclusive ranges: CLASS(01:03) is CLASS(1,2,3)
     shown_only: bool = False  # stored and shown; the engine gives it no behaviour (the man page says so)
+    # a list DISPLAY shows one KEYWORD(item) line per item, whose items may hold commas
+    # (a policy's SIGNER and RECIP distinguished names)
+    repeat: bool = False
 
     def describe_values(self) -> str:
         """The allowed values, as an error message and the man page say them."""
@@ -238,6 +246,7 @@ def _keyword(name: str, row: dict[str, Any]) -> KeywordSpec:
         max_items=row.get("max_items"),
         ranges=_flag(row.get("ranges"), False),
         shown_only=_flag(row.get("shown_only"), False),
+        repeat=_flag(row.get("repeat"), False),
     )
 
 
@@ -376,7 +385,13 @@ def check_name(rule: NameRule, name: str, generic_ok: bool) -> str | None:
     if len(name) > rule.max:
         return f"longer than {rule.max} characters"
     if body and not NAME_CHARS[rule.chars].match(body):
-        allowed = {"mq": "A-Z a-z 0-9 . / _ %", "chlauth": "A-Z a-z 0-9 . / _ % *", "any": "printable characters"}
+        allowed = {
+            "mq": "A-Z a-z 0-9 . / _ %",
+            "chlauth": "A-Z a-z 0-9 . / _ % *",
+            "any": "printable characters",
+            "digits": "digits",
+            "dsname": "a data set name's (qualifiers of 1-8 of A-Z 0-9 # @ $ -, not starting with a digit or -)",
+        }
         return "contains characters other than " + allowed.get(rule.chars, "letters and digits")
     if name.upper() in rule.reserved:
         return f"{name} is reserved"

@@ -62,10 +62,12 @@ def validate(table: Table, command: Command) -> Request | ValidationError:
                 suggestion="" if table.object(command.object or "") else suggest(command.object or "", words),
             )
     name = command.name
-    if obj is not None and obj.nameless and command.object_value is not None:
+    # A nameless object may take a name with some verbs only (DEFINE LOG(dsname)).
+    named = obj is not None and verb.name in (table.raw["objects"][obj.name].get("named_verbs") or [])
+    if obj is not None and obj.nameless and not named and command.object_value is not None:
         # QMGR, LOG ... take no name: ALTER QMGR(X) is as wrong as a misplaced value
         return ValidationError("bad_value", obj.name, ",".join(command.object_value), "no value")
-    if obj is not None and obj.name_rule is not None and not obj.nameless:
+    if obj is not None and obj.name_rule is not None and (named or not obj.nameless):
         optional = verb.name in table.raw["objects"][obj.name].get("name_optional", [])
         if name is None or name == "":
             if not optional:

@@ -35,7 +35,7 @@ ZOS_COMMANDS: list[tuple[str, str, str]] = [
     ("DEFINE", "AUTHINFO", "DEFINE AUTHINFO(WALK.AI) AUTHTYPE(IDPWOS)"),
     ("DEFINE", "BUFFPOOL", "DEFINE BUFFPOOL(5) BUFFERS(1000)"),
     ("DEFINE", "CFSTRUCT", "DEFINE CFSTRUCT(APP1) CFLEVEL(5)"),
-    ("DEFINE", "LOG", "DEFINE LOG(1) DSN(CSQ1.LOGCOPY1.DS04)"),
+    ("DEFINE", "LOG", "DEFINE LOG(CSQ1.LOGCOPY1.DS04) COPY(1)"),
     ("DEFINE", "MAXSMSGS", "DEFINE MAXSMSGS(5000)"),
     ("DEFINE", "NAMELIST", "DEFINE NAMELIST(WALK.NL) NAMES(A)"),
     ("DEFINE", "PROCESS", "DEFINE PROCESS(WALK.PROC) APPLICID('walk')"),
@@ -111,12 +111,12 @@ ZOS_COMMANDS: list[tuple[str, str, str]] = [
     ("RESET", "CFSTRUCT", "RESET CFSTRUCT(APP1) ACTION(FAIL)"),
     ("RESET", "CHANNEL", "RESET CHANNEL(WALK.RCVR)"),
     ("RESET", "CLUSTER", "RESET CLUSTER(CL1) QMNAME(QM2) ACTION(FORCEREMOVE)"),
-    ("RESET", "QMGR", "RESET QMGR TYPE(ADVANCELOG)"),
+    ("RESET", "QMGR", "RESET QMGR TYPE(PUBSUB) PARENT(QM2)"),
     ("RESET", "QSTATS", "RESET QSTATS(WALK.QL)"),
     ("RESET", "SMDS", "RESET SMDS(*) CFSTRUCT(APP1) ACCESS(ENABLED)"),
     ("RESET", "TPIPE", "RESET TPIPE(T1) XCFGNAME(G1) XCFMNAME(M1) ACTION(COMMIT)"),
     ("RESOLVE", "CHANNEL", "RESOLVE CHANNEL(WALK.SDR) ACTION(COMMIT)"),
-    ("RESOLVE", "INDOUBT", "RESOLVE INDOUBT(CICS1) ACTION(COMMIT)"),
+    ("RESOLVE", "INDOUBT", "RESOLVE INDOUBT(CICS1) ACTION(COMMIT) NID(*)"),
     ("RESUME", "QMGR", "RESUME QMGR LOG"),
     ("RVERIFY", "SECURITY", "RVERIFY SECURITY(USER1)"),
     ("SET", "ARCHIVE", "SET ARCHIVE DEFAULT"),
@@ -214,6 +214,22 @@ def test_every_zos_command_is_built_or_answers_mqt0400e(mq: Any, prefix: str) ->
     assert not wrong, wrong
 
 
+# What of the list mqtool still answers with MQT0400E: suspending log writes for a backup.
+STILL_NOT_BUILT = {"SUSPEND QMGR LOG", "RESUME QMGR LOG"}
+
+
+def test_only_the_log_suspension_is_left_unbuilt(mq: Any) -> None:
+    """Every other command of IBM's list runs: the last of them (ALTER TRACE, DEFINE LOG,
+    MAXSMSGS, POLICY, RECOVER BSDS, RESET QMGR and TPIPE, RESOLVE INDOUBT) are built."""
+    mq("cmd", "-CSQ1 DEFINE QLOCAL(WALK.QL2)")
+    unbuilt = set()
+    for _verb, _obj, line in ZOS_COMMANDS:
+        first = (mq("cmd", "-CSQ1 " + line).output.splitlines() or [""])[0]
+        if first.startswith("MQT0400E"):
+            unbuilt.add(first.split("'")[1])
+    assert unbuilt == STILL_NOT_BUILT
+
+
 @pytest.mark.parametrize(("line", "word"), ELSEWHERE, ids=[line for line, _ in ELSEWHERE])
 def test_what_only_other_platforms_have_is_refused_as_zos_refuses_it(mq: Any, line: str, word: str) -> None:
     for prefix in ("-CSQ1 ", ""):
@@ -225,7 +241,7 @@ def test_what_only_other_platforms_have_is_refused_as_zos_refuses_it(mq: Any, li
 
 
 def test_channel_types_zos_has_and_mqtool_does_not_build(mq: Any) -> None:
-    for chltype in ("CLNTCONN", "CLUSSDR", "CLUSRCVR"):
+    for chltype in ("CLUSSDR", "CLUSRCVR"):
         result = mq("cmd", f"-CSQ1 DEFINE CHANNEL(WALK.{chltype}) CHLTYPE({chltype}) CONNAME('h(1414)')")
         assert result.output.splitlines() == [
             f"MQT0400E -CSQ1 CSQ9SCND 'DEFINE CHANNEL CHLTYPE({chltype})' is an IBM MQ for z/OS command: "
@@ -235,6 +251,6 @@ def test_channel_types_zos_has_and_mqtool_does_not_build(mq: Any) -> None:
     # a type z/OS does not have is invalid, and the answer names every type z/OS has
     invalid = mq("cmd", "-CSQ1 DEFINE CHANNEL(WALK.X) CHLTYPE(MQTT)").output.splitlines()[0]
     assert invalid == (
-        "CSQ9030E -CSQ1 CSQ9SCND 'CHLTYPE' value 'MQTT' is invalid, allowed: SDR, SVR, RCVR, RQSTR, SVRCONN; "
-        "CLNTCONN, CLUSSDR, CLUSRCVR are not available in mqtool"
+        "CSQ9030E -CSQ1 CSQ9SCND 'CHLTYPE' value 'MQTT' is invalid, allowed: SDR, SVR, RCVR, RQSTR, SVRCONN, CLNTCONN; "
+        "CLUSSDR, CLUSRCVR are not available in mqtool"
     )

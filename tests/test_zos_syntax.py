@@ -133,16 +133,19 @@ def test_display_selection_errors(mq: Any, line: str, first: str) -> None:
 def test_unknown_verb_and_object(mq: Any) -> None:
     # IBM's verbs and objects that mqtool lacks say so (MQT0400E); other words are typos.
     assert zos(
-        mq, "-CSQ1 RESET QMGR TYPE(STATISTICS)", "DEFINE LOG(X)", "-CSQ1 RESETT QSTATS(X)", "DEFINE LOGG(X)"
+        mq, "-CSQ1 SUSPEND QMGR LOG", "DEFINE CHL(X) CHLTYPE(CLUSSDR)", "-CSQ1 RESETT QSTATS(X)", "DEFINE LOGG(X)"
     ) == (
-        "MQT0400E -CSQ1 CSQ9SCND 'RESET QMGR' is an IBM MQ for z/OS command: recognised, not available in mqtool\n"
-        "CSQ9023E -CSQ1 CSQ9SCND ' RESET QMGR' ABNORMAL COMPLETION\n"
-        "MQT0400E -CSQ1 CSQ9SCND 'DEFINE LOG' is an IBM MQ for z/OS command: recognised, not available in mqtool\n"
-        "CSQ9023E -CSQ1 CSQ9SCND ' DEFINE LOG' ABNORMAL COMPLETION\n"
+        "MQT0400E -CSQ1 CSQ9SCND 'SUSPEND QMGR LOG' is an IBM MQ for z/OS command: recognised, not available in "
+        "mqtool\n"
+        "CSQ9023E -CSQ1 CSQ9SCND ' SUSPEND QMGR' ABNORMAL COMPLETION\n"
+        "MQT0400E -CSQ1 CSQ9SCND 'DEFINE CHANNEL CHLTYPE(CLUSSDR)' is an IBM MQ for z/OS command: recognised, not "
+        "available in mqtool\n"
+        "CSQ9023E -CSQ1 CSQ9SCND ' DEFINE CHANNEL' ABNORMAL COMPLETION\n"
         "CSQ9001E -CSQ1 CSQ9SCND 'RESETT' is invalid\n"
         "MQT0015I -CSQ1 CSQ9SCND Did you mean 'RESET'?\n"
         "CSQ9023E -CSQ1 CSQ9SCND ' RESETT QSTATS' ABNORMAL COMPLETION\n"
         "CSQ9001E -CSQ1 CSQ9SCND 'LOGG' is invalid\n"
+        "MQT0015I -CSQ1 CSQ9SCND Did you mean 'LOG'?\n"  # DEFINE LOG(dsname) is a command now
         "CSQ9023E -CSQ1 CSQ9SCND ' DEFINE LOGG' ABNORMAL COMPLETION\n"
     )
 

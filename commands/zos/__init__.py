@@ -167,7 +167,12 @@ def validation_error(error: ValidationError, command: Command, tbl: Table) -> Re
     if error.kind == "missing_name" and obj is not None:
         rule = obj.name_rule
         size = f", up to {rule.max} characters" if rule else ""
-        return fail("CSQ9031E", keyword=command.object or obj.name, what=f"a name in parentheses{size}")
+        what = f"a name in parentheses{size}"
+        if rule is not None and rule.chars in ("digits", "dsname"):  # bread-last: DEFINE MAXSMSGS, DEFINE LOG
+            what = {"digits": "a number in parentheses, 1-999999999", "dsname": "a data set name in parentheses"}[
+                rule.chars
+            ]
+        return fail("CSQ9031E", keyword=command.object or obj.name, what=what)
     if error.kind == "missing" and obj is not None:
         spec = obj.keywords[error.keyword]
         verb = tbl.verb(command.verb)
@@ -183,6 +188,9 @@ def validation_error(error: ValidationError, command: Command, tbl: Table) -> Re
         if known is not None:
             return known
         allowed = error.allowed or "a valid value"
+        if (verb_words(command, tbl), error.keyword) == ("RESET QMGR", "TYPE"):
+            # one TYPE row holds REFRESH QMGR's types and RESET QMGR's (bread-last)
+            allowed = "PUBSUB (ADVANCELOG, STATISTICS, ARCHLOG and REDUCELOG are other platforms')"
         if error.allowed == "no value":
             allowed = "no value"
         others = not_built(tbl, obj.name, error.keyword) if obj is not None else []
@@ -191,6 +199,12 @@ def validation_error(error: ValidationError, command: Command, tbl: Table) -> Re
         return fail("CSQ9030E", keyword=error.keyword, value=error.value, allowed=allowed)
     if error.kind == "bad_name" and obj is not None and obj.name_rule is not None:
         allowed = f"a name of 1-{obj.name_rule.max} characters A-Z a-z 0-9 . / _ %"
+        if obj.name_rule.chars in ("dsname", "digits"):  # bread-last: DEFINE LOG, DEFINE MAXSMSGS
+            allowed = {
+                "dsname": "a data set name of 1-44 characters, qualifiers of 1-8 of A-Z 0-9 # @ $ - "
+                "(the first not a digit or -) separated by dots",
+                "digits": "1-999999999",
+            }[obj.name_rule.chars]
         return fail("CSQ9030E", keyword=command.object or error.keyword, value=error.value, allowed=allowed)
     if error.kind in ("unknown_verb", "unknown_object"):
         from .unavailable import answer

@@ -1,6 +1,6 @@
 """BACKUP CFSTRUCT and RECOVER CFSTRUCT: coupling facility structures belong to
 queue-sharing groups, and this queue manager is in none (everyday.py). RECOVER BSDS is
-recognised and not available (the keyword table's unavailable section)."""
+answered in recovery.py."""
 
 from __future__ import annotations
 
@@ -8,10 +8,13 @@ from typing import Any
 
 from mqtool.response import Response
 
-from . import active_only
+from . import active_only, everyday
 from .everyday import not_in_group
 
 
 @active_only
 def handle(ctx: Any, req: Any) -> Response:
+    routed = everyday.route(ctx, req)  # RECOVER BSDS
+    if routed is not None:
+        return routed
     return not_in_group(ctx, req)

@@ -20,6 +20,9 @@ def _apply(ctx: Any, req: Any, verb: str, action: Callable[[Any], object]) -> tu
     record = ctx.tx.get_object(ctx.system.name, "CHANNEL", req.name)
     if record is None:
         return None, not_found(req, "CHANNEL", req.name)
+    if record.attrs.get("CHLTYPE") == "CLNTCONN":
+        # a client-connection definition is for a client's channel table: nothing runs it here
+        return None, refuse(req, "MQT0520E", name=record.name, verb=verb, chltype="CLNTCONN")
     try:
         return record, action(record)
     except mca.Refused as refused:

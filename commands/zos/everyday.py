@@ -27,6 +27,9 @@ def route(ctx: Any, req: Any) -> Response | None:
 
 
 def _handler(verb: str, obj: str) -> Callable[[Any, Any], Response] | None:
+    last = _last_commands(verb, obj)
+    if last is not None:
+        return last
     if obj in QSG_OBJECTS:
         return not_in_group
     if obj == "QSTATS":
@@ -50,6 +53,35 @@ def _handler(verb: str, obj: str) -> Callable[[Any, Any], Response] | None:
     if obj == "CLUSTER":
         return cluster_request
     return None
+
+
+def _last_commands(verb: str, obj: str) -> Callable[[Any, Any], Response] | None:
+    """bread-last: the last commands of IBM's z/OS list (maxsmsgs.py, policy.py, recovery.py,
+    DEFINE LOG in logs.py, ALTER TRACE in trace.py)."""
+    if obj == "MAXSMSGS":
+        from . import maxsmsgs
+
+        return maxsmsgs.handle
+    if obj == "POLICY":
+        from . import policy
+
+        return policy.handle
+    if (verb, obj) == ("DEFINE", "LOG"):
+        from . import active_only, logs
+
+        return active_only(logs.define_log)
+    if (verb, obj) == ("ALTER", "TRACE"):
+        from . import trace
+
+        return trace.alter
+    from . import recovery
+
+    return {
+        ("RECOVER", "BSDS"): recovery.recover_bsds,
+        ("RESOLVE", "INDOUBT"): recovery.resolve_indoubt,
+        ("RESET", "TPIPE"): recovery.reset_tpipe,
+        ("RESET", "QMGR"): recovery.reset_qmgr,
+    }.get((verb, obj))
 
 
 def command_words(req: Any) -> str:

@@ -24,7 +24,7 @@ from mqtool.engine.zos.log import (
 from mqtool.response import FAILED, NO_CSECT, Response
 from mqtool.state import ObjectRecord, SystemRecord, Transaction
 
-from . import local_time, reply, syntax
+from . import local_time, manager, refuse, reply, syntax
 
 # The DISPLAY LOG report rows, in the order of the report.
 LOG_REPORT = (
@@ -44,6 +44,38 @@ LOG_REPORT = (
     "MAXCNOFF",
 )
 ARCHIVE_REPORT = tuple(ARCHIVE_DEFAULTS)
+
+
+# -- DEFINE LOG (bread-last) -----------------------------------------------------------------
+
+MAX_RING = 310  # IBM: at most 310 active log data sets per copy
+
+
+def define_log(ctx: Any, req: Any) -> Response:
+    """DEFINE LOG(dsname) COPY(1|2): the data set joins the copy's ring of active logs
+    after the data sets already there, kept over a restart (as the BSDS keeps it); the
+    log switches to it in turn once each copy has a data set at that place."""
+    system = ctx.system
+    record = manager(ctx.tx, system, ctx.now)
+    name = str(req.name).upper()
+    copy = int(str(req.get("COPY")))
+    settings = zlog.log_settings(system, record)
+    if copy > settings.copies:
+        return refuse(req, "MQT0480E")
+    added = zlog.added_logs(record)
+    base = settings.datasets - settings.extra
+    for ring in (1, 2):
+        names = [zlog.dsname(system.name, ring, n) for n in range(1, base + 1)] + added[str(ring)]
+        if name in names:
+            return refuse(req, "MQT0481E", dsname=name, copy=ring)
+    if base + len(added[str(copy)]) >= MAX_RING:
+        return refuse(req, "MQT0482E", copy=copy, count=MAX_RING)
+    added[str(copy)].append(name)
+    record.status["active_logs"] = added
+    ctx.tx.put_status(record)
+    result = reply(req)
+    result.add("MQT0483I", dsname=name, copy=copy, total=base + len(added[str(copy)]))
+    return result
 
 
 # -- SET LOG / SET ARCHIVE -------------------------------------------------------------------
@@ -167,7 +199,7 @@ def _status_lines(tx: Transaction, system: SystemRecord, manager: ObjectRecord, 
         hyperwrite = "CAPABLE" if settings.zhw_capable else "NO"
     lines = ["Copy %Full zHyperWrite Encrypted DSName"]
     for copy in range(1, settings.copies + 1):
-        name = zlog.dsname(system.name, copy, pos.dataset)
+        name = settings.name(system.name, copy, pos.dataset)
         lines.append(f"{copy:>2}{percent:>7}  {hyperwrite:<12}{'NO':<10}{name}")
     started = local_time(system, float(manager.status.get("started", manager.created)))
     lines.append(f"Restarted at {started:%Y-%m-%d %H.%M.%S} using RBA={rba_text(pos.restart_rba)}")
@@ -209,7 +241,7 @@ def restart(tx: Transaction, system: SystemRecord, manager: ObjectRecord, now: f
     pos = zlog.position(tx, system.name)
     settings = zlog.log_settings(system, manager)
     for copy in range(1, settings.copies + 1):
-        result.add("CSQJ001I", csect=NO_CSECT, copy=copy, dsname=zlog.dsname(system.name, copy, pos.dataset),
+        result.add("CSQJ001I", csect=NO_CSECT, copy=copy, dsname=settings.name(system.name, copy, pos.dataset),
                    start=rba_text(pos.ds_start), end=rba_text(pos.ds_start + settings.size - 1))  # fmt: skip
     result.add("CSQJ099I", csect=NO_CSECT, rba=rba_text(rba))
 

@@ -25,6 +25,8 @@ def handle(ctx: Any, req: Any) -> Response:
     kind = req.get("TYPE")
     if kind is None:
         return syntax(req, "CSQ9031E", keyword="REFRESH QMGR", what="TYPE(CONFIGEV, EXPIRY, PROXYSUB, EARLY)")
+    if kind == "PUBSUB":  # the table's TYPE row also holds RESET QMGR's type
+        return syntax(req, "CSQ9030E", keyword="TYPE", value=kind, allowed="CONFIGEV, EXPIRY, PROXYSUB, EARLY")
     for keyword, types in ONLY_WITH.items():
         if req.has(keyword) and kind not in types:
             allowed = f"{keyword} only with TYPE({'|'.join(types)})"

@@ -1,5 +1,5 @@
 """RESOLVE CHANNEL(name) ACTION(COMMIT|BACKOUT): a stopped sender's batch in doubt
-(channels.py)."""
+(channels.py); RESOLVE INDOUBT: recovery.py."""
 
 from __future__ import annotations
 
@@ -7,10 +7,13 @@ from typing import Any
 
 from mqtool.response import Response
 
-from . import active_only
+from . import active_only, everyday
 from .channels import resolve
 
 
 @active_only
 def handle(ctx: Any, req: Any) -> Response:
+    routed = everyday.route(ctx, req)  # RESOLVE INDOUBT
+    if routed is not None:
+        return routed
     return resolve(ctx, req)

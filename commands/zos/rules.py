@@ -35,7 +35,7 @@ STREAMING_TYPES = ("QLOCAL", "QMODEL")  # the queue types that have STREAMQ
 RECEIVING = ("RCVR", "RQSTR", "SVRCONN")  # channel types that may accept COMPMSG(ANY)
 # Keywords DEFINE CHANNEL needs for each channel type (a server may do without a CONNAME:
 # then only a requester starts it).
-REQUIRED = {"SDR": ("CONNAME", "XMITQ"), "SVR": ("XMITQ",), "RQSTR": ("CONNAME",)}
+REQUIRED = {"SDR": ("CONNAME", "XMITQ"), "SVR": ("XMITQ",), "RQSTR": ("CONNAME",), "CLNTCONN": ("CONNAME",)}
 
 Queue = tuple[str, dict[str, Any]]  # (type, attributes)
 

@@ -4,6 +4,10 @@ choose the statistics the engine collects (mqtool/engine/zos/stats.py): class 5 
 queue statistics, class 1 or 3 the log manager's. STOP QMGR ends every trace; START
 QMGR begins with the global trace that TRACSTR=YES starts (trace number 01).
 
+ALTER TRACE(type) TNO(n) stops the trace with that number and starts it again, with the
+same number, the classes given and what it had besides (IBM: channel initiator traces
+cannot be altered); a STAT trace's new classes change the statistics collected.
+
 Replies: CSQW130I (started, with the trace number), CSQW131I (stopped), CSQW127I (the
 trace report), CSQW135I (already active) and CSQW137I (no such trace)."""
 
@@ -190,6 +194,49 @@ def display(ctx: Any, req: Any) -> Response:
         *(_columns(t) for t in shown),
         "END OF TRACE REPORT",
     ]
+    return result
+
+
+ALTERABLE = "GLOBAL, STAT, ACCTG"  # IBM: channel initiator traces cannot be altered
+
+
+@active_only
+def alter(ctx: Any, req: Any) -> Response:
+    """ALTER TRACE(GLOBAL|STAT|ACCTG) TNO(n) [CLASS(...)] [COMMENT(c)]: the trace stops
+    and starts again with the altered classes (CSQW131I, CSQW130I); CSQW137I when no
+    trace of that type has that number."""
+    kind = _trace_type(req, None, every=False)
+    if isinstance(kind, Response):
+        return kind
+    if kind == "CHINIT":
+        return syntax(req, "CSQ9030E", keyword="TRACE", value=req.command.object_value[0], allowed=ALTERABLE)
+    tno = req.get("TNO")
+    if not tno:
+        return syntax(req, "CSQ9031E", keyword="ALTER TRACE", what="TNO(1-32), the number of the trace")
+    if len(tno) != 1:
+        return syntax(req, "CSQ9030E", keyword="TNO", value=",".join(tno), allowed="one trace number")
+    classes = _classes(req, kind)
+    if isinstance(classes, Response):
+        return classes
+    record = manager(ctx.tx, ctx.system, ctx.now)
+    active = stats.traces(record)
+    found = [t for t in active if int(t["tno"]) == int(tno[0]) and t["type"] == kind]
+    result = reply(req)
+    if not found:
+        result.add("CSQW137I")
+        return result
+    before = stats.stat_classes(record)
+    altered = dict(found[0])
+    if classes is not None:
+        altered["classes"] = classes
+    if req.has("COMMENT"):
+        altered["comment"] = str(req.get("COMMENT"))
+    record.status["traces"] = [altered if t is found[0] else t for t in active]
+    ctx.tx.put_status(record)
+    stats.collection_changed(ctx.tx, ctx.system, record, before, ctx.now)
+    number = f"{int(altered['tno']):02d}"
+    result.add("CSQW131I", tnos=number)
+    result.add("CSQW130I", kind=kind, tno=number)
     return result
 
 

@@ -61,7 +61,9 @@ class Dialect:
         return tables.load(self.more_tables.get(type_, self.table_name))
 
     def knows(self, type_: str) -> bool:
-        return type_ in self.table.objects or type_ in self.more_tables
+        # A type a document holds: z/OS's AMS policies (POLICY) are in the table and not in
+        # documents (SET POLICY is no DEFINE), so a plan leaves them as they are.
+        return (type_ in self.table.objects or type_ in self.more_tables) and type_ in self.order
 
     def namespace(self, type_: str) -> str:
         return "QUEUE" if type_ in self.queues else type_

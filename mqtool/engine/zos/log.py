@@ -115,15 +115,39 @@ class LogSettings:
     logload: int
     outbuff_pages: int  # the output buffer (OUTBUFF KB) in log pages: a longer write waits for buffers
     wrthrsh: int  # buffers filled that start a write (WRTHRSH)
+    # Data sets DEFINE LOG added to each copy's ring, after the LOGDS ones (copy 1 first).
+    added: tuple[tuple[str, ...], ...] = ()
+
+    def name(self, system: str, copy: int, dataset: int) -> str:
+        """The data set at a place in a copy's ring: SSID.LOGCOPYn.DSnn, or one DEFINE LOG added."""
+        base = self.datasets - self.extra
+        if dataset > base and copy <= len(self.added) and dataset - base <= len(self.added[copy - 1]):
+            return self.added[copy - 1][dataset - base - 1]
+        return dsname(system, copy, dataset)
+
+    @property
+    def extra(self) -> int:
+        """Places DEFINE LOG added to the ring: those every copy has a data set for."""
+        return min((len(names) for names in self.added[: self.copies]), default=0)
+
+
+def added_logs(manager: ObjectRecord) -> dict[str, list[str]]:
+    """The data sets DEFINE LOG added, by copy ("1", "2"), in the queue manager's status
+    (kept over a restart, as the BSDS keeps them)."""
+    stored = manager.status.get("active_logs") or {}
+    return {copy: [str(name) for name in stored.get(copy) or []] for copy in ("1", "2")}
 
 
 def log_settings(system: SystemRecord, manager: ObjectRecord) -> LogSettings:
     values = current_log(system, manager)
     complog = str(values.get("COMPLOG", "NONE")).upper()
     zhywrite = str(values.get("ZHYWRITE", "NO")).upper() == "YES"
+    added = added_logs(manager)
+    count = copies(values)
+    extra = min(len(added[str(copy)]) for copy in range(1, count + 1))
     return LogSettings(
-        copies=copies(values),
-        datasets=int(values.get("LOGDS", LOG_DEFAULTS["LOGDS"])),
+        copies=count,
+        datasets=int(values.get("LOGDS", LOG_DEFAULTS["LOGDS"])) + extra,
         size=max(PAGE, int(values.get("LOGSIZE", LOG_DEFAULTS["LOGSIZE"]))),
         complog=complog,
         compress=complog in COMPRESSING,
@@ -136,6 +160,7 @@ def log_settings(system: SystemRecord, manager: ObjectRecord) -> LogSettings:
         logload=logload_value(system, manager),
         outbuff_pages=max(1, int(values.get("OUTBUFF", LOG_DEFAULTS["OUTBUFF"])) * 1024 // PAGE),
         wrthrsh=max(1, int(values.get("WRTHRSH", LOG_DEFAULTS["WRTHRSH"]))),
+        added=(tuple(added["1"]), tuple(added["2"])),
     )
 
 
@@ -327,7 +352,7 @@ def switch(
     conn = tx.conn
     name = system.name
     for copy in range(1, settings.copies + 1):
-        console(tx, system, now, "CSQJ002I", dsname=dsname(name, copy, dataset), start=rba_text(start),
+        console(tx, system, now, "CSQJ002I", dsname=settings.name(name, copy, dataset), start=rba_text(start),
                 end=rba_text(end))  # fmt: skip
     following = dataset % settings.datasets + 1
     capable = 1 if settings.zhl_capable else 0
@@ -357,8 +382,8 @@ def switch(
                 finish_offload(tx, system, first, now)
     begin = end + 1
     for copy in range(1, settings.copies + 1):
-        console(tx, system, now, "CSQJ001I", copy=copy, dsname=dsname(name, copy, following), start=rba_text(begin),
-                end=rba_text(begin + settings.size - 1))  # fmt: skip
+        console(tx, system, now, "CSQJ001I", copy=copy, dsname=settings.name(name, copy, following),
+                start=rba_text(begin), end=rba_text(begin + settings.size - 1))  # fmt: skip
     if settings.offload:
         start_offloads(tx, system, settings, now)
     return following, begin, now
