@@ -35,8 +35,6 @@ def handle(ctx: Context, req: Request) -> Response:
     refused = migration_refusal(manager, "DEFINE", obj, name)
     if refused is not None:
         return refused
-    if tx.get_object(system.name, obj, name) is not None:
-        return failure("MQSC0017E", object=obj, name=name)
     taken = name_taken(tx, system, obj, name)
     if taken is not None:
         return taken

@@ -168,13 +168,15 @@ def unquoted_parentheses(req: Request) -> Response | None:
 
 
 def name_taken(tx: Transaction, system: SystemRecord, obj: str, name: str) -> Response | None:
-    """Queue names are unique across QL, QA and QR."""
-    if obj not in QUEUE_TYPES:
+    """The refusal of a DEFINE whose name is taken: by an object of its type (MQSC0017E)
+    or, queue names being unique across QL, QA and QR, by a queue of another type
+    (MQSC0032E). One look for a queue."""
+    existing = find_queue(tx, system, name) if obj in QUEUE_TYPES else tx.get_object(system.name, obj, name)
+    if existing is None:
         return None
-    existing = find_queue(tx, system, name)
-    if existing is not None and existing.type != obj:
-        return failure("MQSC0032E", name=name, object=existing.type)
-    return None
+    if existing.type == obj:
+        return failure("MQSC0017E", object=obj, name=name)
+    return failure("MQSC0032E", name=name, object=existing.type)
 
 
 def references(tx: Transaction, system: SystemRecord, obj: str, name: str) -> list[str]:
