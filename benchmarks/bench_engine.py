@@ -52,7 +52,10 @@ from mqtool.engine.platforms import open_queue
 from mqtool.engine.ztpf.model import QUEUE_CODEC
 from mqtool.session import Session
 from mqtool.state import Store
-from mqtool.state.store import PAGE_SIZE
+from mqtool.state import store as _store
+
+# The page size of a new store (4096 in trees older than issue 19, which had no setting).
+PAGE_SIZE: int = getattr(_store, "PAGE_SIZE", 4096)
 
 MQTOOL = [sys.executable, "-m", "mqtool"]
 
@@ -137,7 +140,7 @@ def pairs_persist_queue(folder: Path, payload: bytes, count: int) -> PairRun:
 
 def _engine(folder: Path, definition: str, page_size: int = PAGE_SIZE) -> tuple[Store, Clock, QueueHandle]:
     clock = Clock()
-    store = Store.open(folder, page_size)
+    store = Store.open(folder) if page_size == PAGE_SIZE else Store.open(folder, page_size)
     ensure_complex(store, clock.timestamp())
     outcome = Session(store, clock).execute(definition)
     if outcome.status != "ok":

@@ -44,7 +44,7 @@ def handle(ctx: Context, req: Request) -> Response:
     if obj == "CHL" and "CPU" not in attrs:
         # TPF: a channel definition is for the processor where it is defined unless CPU says.
         attrs["CPU"] = processor_id(system)
-    error = check(tx, system, obj, name, attrs, req.order)
+    error = check(tx, system, obj, name, attrs, req.order, manager)
     if error is not None:
         return error
     status = {"state": "INACTIVE"} if obj == "CHL" else {}

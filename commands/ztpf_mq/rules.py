@@ -26,14 +26,21 @@ LONE_COMPMSG = ("NONE", "ANY")
 
 
 def check(
-    tx: Transaction, system: SystemRecord, obj: str, name: str, attrs: dict[str, Any], given: list[str]
+    tx: Transaction,
+    system: SystemRecord,
+    obj: str,
+    name: str,
+    attrs: dict[str, Any],
+    given: list[str],
+    manager: ObjectRecord | None = None,
 ) -> Response | None:
     """Returns an error response when the merged attributes `attrs` break a rule;
-    `given` are the keywords typed in this command."""
+    `given` are the keywords typed in this command; `manager`, the queue manager when
+    the caller has read it in this transaction (read here otherwise)."""
     if obj == "QMGR":
         return _check_qmgr(tx, system, name, attrs, given)
     if obj == "QL":
-        return _check_ql(tx, system, name, attrs, given)
+        return _check_ql(tx, system, name, attrs, given, manager)
     if obj == "QA":
         return _check_qa(tx, system, name, attrs)
     if obj == "QR":
@@ -62,9 +69,15 @@ def _check_qmgr(
 
 
 def _check_ql(
-    tx: Transaction, system: SystemRecord, name: str, attrs: dict[str, Any], given: list[str]
+    tx: Transaction,
+    system: SystemRecord,
+    name: str,
+    attrs: dict[str, Any],
+    given: list[str],
+    manager: ObjectRecord | None,
 ) -> Response | None:
-    manager = qmgr(tx, system)
+    if manager is None:
+        manager = qmgr(tx, system)
     limit = int(manager.attrs.get("MAXMSGL", 4194304)) if manager else 104857600
     if int(attrs.get("MAXMSGL", 0)) > limit:
         return failure(
