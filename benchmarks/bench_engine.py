@@ -52,6 +52,10 @@ from mqtool.engine.platforms import open_queue
 from mqtool.engine.ztpf.model import QUEUE_CODEC
 from mqtool.session import Session
 from mqtool.state import Store
+from mqtool.state import store as _store
+
+# The page size of a new store (4096 in trees older than issue 19, which had no setting).
+PAGE_SIZE: int = getattr(_store, "PAGE_SIZE", 4096)
 
 MQTOOL = [sys.executable, "-m", "mqtool"]
 
@@ -68,6 +72,7 @@ def _fresh(parent: Path, name: str) -> Path:
 LIKE_FOR_LIKE = ("journal_mode", "synchronous", "page_size")
 SHOWN = (*LIKE_FOR_LIKE, "wal_autocheckpoint")  # the checkpoint size is each side's own choice
 PAIR_TARGETS = (("bare sqlite", 0.7), ("persist-queue", 1.0))
+CPU_PAIR_TARGET = 1.0  # issue 19: engine CPU per pair against bare sqlite's, store in memory
 SYNCHRONOUS = {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}
 
 
@@ -76,20 +81,23 @@ class PairRun:
     fresh: float  # seconds for the first `count` pairs on a new store
     steady: float  # seconds for the next `count` pairs
     settings: dict[str, object]
+    fresh_cpu: float = 0.0  # CPU seconds (process time) of the same halves
+    steady_cpu: float = 0.0
 
 
 def _settings(conn: sqlite3.Connection) -> dict[str, object]:
     return {name: conn.execute(f"PRAGMA {name}").fetchone()[0] for name in SHOWN}
 
 
-def _time_pairs(pair: Callable[[], object], count: int) -> tuple[float, float]:
-    started = time.perf_counter()
+def _time_pairs(pair: Callable[[], object], count: int) -> tuple[float, float, float, float]:
+    """Wall seconds of the fresh and the steady half, then their CPU seconds."""
+    started, started_cpu = time.perf_counter(), time.process_time()
     for _ in range(count):
         pair()
-    middle = time.perf_counter()
+    middle, middle_cpu = time.perf_counter(), time.process_time()
     for _ in range(count):
         pair()
-    return middle - started, time.perf_counter() - middle
+    return middle - started, time.perf_counter() - middle, middle_cpu - started_cpu, time.process_time() - middle_cpu
 
 
 def pairs_bare(folder: Path, payload: bytes, count: int) -> PairRun:
@@ -109,10 +117,10 @@ def pairs_bare(folder: Path, payload: bytes, count: int) -> PairRun:
         execute("DELETE FROM q WHERE id = ?", (row[0],))
         execute("COMMIT")
 
-    fresh, steady = _time_pairs(pair, count)
+    times = _time_pairs(pair, count)
     settings = _settings(conn)
     conn.close()
-    return PairRun(fresh, steady, settings)
+    return PairRun(times[0], times[1], settings, times[2], times[3])
 
 
 def pairs_persist_queue(folder: Path, payload: bytes, count: int) -> PairRun:
@@ -124,15 +132,15 @@ def pairs_persist_queue(folder: Path, payload: bytes, count: int) -> PairRun:
         queue.put(payload)
         queue.get()
 
-    fresh, steady = _time_pairs(pair, count)
+    times = _time_pairs(pair, count)
     settings = _settings(queue._putter)  # its one connection (multithreading=False)
     queue.close()
-    return PairRun(fresh, steady, settings)
+    return PairRun(times[0], times[1], settings, times[2], times[3])
 
 
-def _engine(folder: Path, definition: str) -> tuple[Store, Clock, QueueHandle]:
+def _engine(folder: Path, definition: str, page_size: int = PAGE_SIZE) -> tuple[Store, Clock, QueueHandle]:
     clock = Clock()
-    store = Store.open(folder)
+    store = Store.open(folder) if page_size == PAGE_SIZE else Store.open(folder, page_size)
     ensure_complex(store, clock.timestamp())
     outcome = Session(store, clock).execute(definition)
     if outcome.status != "ok":
@@ -144,8 +152,8 @@ def _engine(folder: Path, definition: str) -> tuple[Store, Clock, QueueHandle]:
     return store, clock, handle
 
 
-def pairs_engine(folder: Path, payload: bytes, count: int, cut: str = "") -> PairRun:
-    store, _clock, handle = _engine(folder, "ZMQSC DEFINE QL-Q1 DEFPSIST-YES")
+def pairs_engine(folder: Path, payload: bytes, count: int, cut: str = "", page_size: int = PAGE_SIZE) -> PairRun:
+    store, _clock, handle = _engine(folder, "ZMQSC DEFINE QL-Q1 DEFPSIST-YES", page_size)
     if cut:
         _cut_engine(store.conn, cut)
     options = PutOptions(persistent=True)
@@ -155,10 +163,10 @@ def pairs_engine(folder: Path, payload: bytes, count: int, cut: str = "") -> Pai
         put(payload, options)
         get()
 
-    fresh, steady = _time_pairs(pair, count)
+    times = _time_pairs(pair, count)
     settings = _settings(store.conn)
     store.close()
-    return PairRun(fresh, steady, settings)
+    return PairRun(times[0], times[1], settings, times[2], times[3])
 
 
 # -- what the head-row triggers cost (--ablate) -----------------------------------------
@@ -242,6 +250,8 @@ class PairRates:
     fresh: dict[str, float]  # pairs per second, median round
     steady: dict[str, float]
     settings: dict[str, dict[str, object]]
+    fresh_cpu: dict[str, float]  # pairs per CPU second (process time), median round
+    steady_cpu: dict[str, float]
 
 
 def bench_pairs(work: Path, rounds: int, count: int) -> PairRates:
@@ -262,6 +272,8 @@ def bench_pairs(work: Path, rounds: int, count: int) -> PairRates:
         fresh={name: count / statistics.median(run.fresh for run in found) for name, found in runs.items()},
         steady={name: count / statistics.median(run.steady for run in found) for name, found in runs.items()},
         settings={name: found[-1].settings for name, found in runs.items()},
+        fresh_cpu={name: count / statistics.median(run.fresh_cpu for run in found) for name, found in runs.items()},
+        steady_cpu={name: count / statistics.median(run.steady_cpu for run in found) for name, found in runs.items()},
     )
 
 
@@ -292,9 +304,120 @@ def report_pairs(rates: PairRates, rounds: int, count: int) -> bool:
             ok &= met
             print(f"   {phase:<6} engine / {name:<15} {ratio:5.2f}x  (target >= {target}x) {'ok' if met else 'MISSED'}")
             results.append(f"pairs {phase} engine / {name}: {ratio:.2f}x (target >= {target}x)")
+    print(f"   CPU (process time; the goal of issue 19 compares CPU with CPU, store in {_where()})")
+    for name in rates.fresh_cpu:
+        print(f"   {name:<15} {1e6 / rates.fresh_cpu[name]:7.1f} us/pair {1e6 / rates.steady_cpu[name]:7.1f} us/pair")
+    load = _load()
+    for phase, figures in (("fresh", rates.fresh_cpu), ("steady", rates.steady_cpu)):
+        ratio = figures["mqtool engine"] / figures["bare sqlite"]
+        results.append(f"pairs {phase} CPU engine / bare sqlite: {ratio:.2f}x (target >= {CPU_PAIR_TARGET}x)")
+        met = ratio >= CPU_PAIR_TARGET
+        ok &= met
+        print(
+            f"GOAL pairs_{phase} {ratio:.2f} >= {CPU_PAIR_TARGET} {'ok' if met else 'MISSED'}"
+            f" CPU per durable 2 KB pair: engine {1e6 / figures['mqtool engine']:.1f} us"
+            f" vs bare sqlite {1e6 / figures['bare sqlite']:.1f} us,"
+            f" store in {_where()}, {load}"
+        )
     for line in results:
         print(f"RESULT {line}")
     return ok
+
+
+def _where() -> str:
+    return os.environ.get("MQTOOL_BENCH_DIR") or tempfile.gettempdir()
+
+
+def _load() -> str:
+    return "load " + " ".join(f"{figure:.2f}" for figure in os.getloadavg())
+
+
+# -- storage: bytes on disk per stored message (issue 19) --------------------------------
+STORAGE_TARGET = 1.25  # file bytes (db + wal after a checkpoint) per payload byte
+
+
+def bench_storage(work: Path, count: int, page_size: int = PAGE_SIZE) -> tuple[float, int, int, str, float]:
+    """`count` persistent 2 KB messages of the pairs' payload put to one queue and left
+    there; the store's bytes on disk (mqtool.db + its WAL after a TRUNCATE checkpoint)
+    over the payload bytes. Also the empty store's size and its page size, and the same
+    ratio for the bare sqlite table of the pairs (default settings) for context."""
+    payload = generate("xml", 2048, 0, 0)
+    folder = _fresh(work, "storage")
+    store, _clock, handle = _engine(folder, f"ZMQSC DEFINE QL-Q1 DEFPSIST-YES MAXDEPTH-{max(count, 1000)}", page_size)
+    conn = store.conn
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    empty = _disk_bytes(folder / "mqtool.db")
+    options = PutOptions(persistent=True)
+    for start in range(0, count, 500):  # persistent puts, committed 500 at a time
+        with store.transaction() as tx:
+            for _ in range(min(500, count - start)):
+                result = handle.put(tx, payload, options)
+    assert not result.codec and result.stored == len(payload), "the payload was stored as it is"
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    used = _disk_bytes(folder / "mqtool.db")
+    page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+    store.close()
+    bare = sqlite3.connect(str(folder / "bare.db"), isolation_level=None)
+    bare.execute(f"PRAGMA page_size = {page_size}")
+    bare.execute("PRAGMA journal_mode = WAL")
+    bare.execute("CREATE TABLE q (id INTEGER PRIMARY KEY AUTOINCREMENT, queue TEXT NOT NULL, payload BLOB NOT NULL)")
+    bare.execute("CREATE INDEX q_order ON q (queue, id)")
+    bare.execute("BEGIN")
+    bare.executemany("INSERT INTO q (queue, payload) VALUES (?, ?)", (("Q1", payload) for _ in range(count)))
+    bare.execute("COMMIT")
+    bare.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    bare.close()
+    bare_ratio = _disk_bytes(folder / "bare.db") / (count * len(payload))
+    return used / (count * len(payload)), used, empty, f"page size {page_size}", bare_ratio
+
+
+# The page sizes measured side by side (--only storage): bytes per stored message, CPU per
+# durable pair (engine and bare table at that size) and per DEFINE.
+PAGE_CHOICES = (4096, 8192, 16384, 32768)
+
+
+def storage_choices(work: Path, count: int, rounds: int, pairs: int) -> None:
+    payload = generate("xml", 2048, 0, 0)
+    print(f"   page size  bytes/payload  engine CPU/pair  bare CPU/pair  DEFINE CPU  (medians of {rounds})")
+    for page_size in PAGE_CHOICES:
+        ratio = bench_storage(work, count, page_size)[0]
+        engine, bare, define = [], [], []
+        for _ in range(rounds):
+            engine.append(pairs_engine(_fresh(work, "choice-e"), payload, pairs, page_size=page_size).steady_cpu)
+            bare.append(_bare_at(_fresh(work, "choice-b"), payload, pairs, page_size).steady_cpu)
+            define.append(_define_cpu(_fresh(work, "choice-d"), page_size))
+        print(
+            f"   {page_size:9} {ratio:14.3f} {statistics.median(engine) / pairs * 1e6:13.1f} us"
+            f" {statistics.median(bare) / pairs * 1e6:11.1f} us {statistics.median(define) * 1e6:8.0f} us",
+            flush=True,
+        )
+
+
+def _bare_at(folder: Path, payload: bytes, count: int, page_size: int) -> PairRun:
+    conn = sqlite3.connect(str(folder / "bare.db"))
+    conn.execute(f"PRAGMA page_size = {page_size}")
+    conn.execute("CREATE TABLE sized (x)")  # the page size sticks with the first table
+    conn.close()
+    return pairs_bare(folder, payload, count)
+
+
+def _define_cpu(folder: Path, page_size: int, defines: int = 300) -> float:
+    """CPU seconds per z/TPF DEFINE QL beside 100 queues, in process."""
+    store, clock, _handle = _engine(folder, "ZMQSC DEFINE QL-Q1", page_size)
+    session = Session(store, clock)
+    for number in range(100):
+        session.execute(f"ZMQSC DEFINE QL-FILL.Q{number:05d}")
+    started = time.process_time()
+    for number in range(defines):
+        session.execute(f"ZMQSC DEFINE QL-BENCH.Q{number:05d}")
+    seconds = (time.process_time() - started) / defines
+    store.close()
+    return seconds
+
+
+def _disk_bytes(database: Path) -> int:
+    wal = database.with_name(database.name + "-wal")
+    return database.stat().st_size + (wal.stat().st_size if wal.exists() else 0)
 
 
 # -- 2. bulk put through the CLI ------------------------------------------------------
@@ -360,7 +483,7 @@ def bench_memory(work: Path, gigabytes: float) -> tuple[int, float, int]:
     return peak, elapsed, count
 
 
-PARTS = ("pairs", "bulk", "compression", "memory")
+PARTS = ("pairs", "storage", "bulk", "compression", "memory")
 
 
 def _parts(text: str) -> set[str]:
@@ -382,13 +505,19 @@ def main() -> int:
     parser.add_argument(
         "--ablate", action="store_true", help="With pairs: also time engines with parts of the store taken out."
     )
+    parser.add_argument(
+        "--messages", type=int, default=None, help="Messages stored by the storage measurement (default 20000)."
+    )
+    parser.add_argument(
+        "--choices", action="store_true", help="With storage: also measure other page sizes (bytes and CPU)."
+    )
     parser.add_argument("--skip-memory", action="store_true", help="Skip the 1 GB get --all measurement.")
     parser.add_argument("--gigabytes", type=float, default=1.0, help="Queued data for the memory measurement.")
     options = parser.parse_args()
     quick = options.quick
     only = options.only - ({"memory"} if options.skip_memory else set())
     failed = False
-    with tempfile.TemporaryDirectory(prefix="mqtool-bench-") as temp:
+    with tempfile.TemporaryDirectory(prefix="mqtool-bench-", dir=os.environ.get("MQTOOL_BENCH_DIR")) as temp:
         work = Path(temp)
 
         if "pairs" in only:
@@ -397,6 +526,24 @@ def main() -> int:
             failed |= not report_pairs(bench_pairs(work, rounds, count), rounds, count)
             if options.ablate:
                 bench_ablation(work, rounds, count)
+
+        if "storage" in only:
+            count = options.messages or (2000 if quick else 20_000)
+            ratio, used, empty, pages, bare_ratio = bench_storage(work, count)
+            ok = ratio <= STORAGE_TARGET
+            failed |= not ok
+            print(f"storage: {count} persistent 2 KB messages on one queue: {used / 1e6:.1f} MB on disk "
+                  f"(empty store {empty / 1e3:.0f} KB, {pages}), {ratio:.3f} bytes per payload byte "
+                  f"(target <= {STORAGE_TARGET}) {'ok' if ok else 'MISSED'}; "
+                  f"bare sqlite table {bare_ratio:.3f}")  # fmt: skip
+            print(f"RESULT storage bytes per payload byte: {ratio:.3f} (target <= {STORAGE_TARGET})")
+            if options.choices:
+                storage_choices(work, count, rounds=3, pairs=options.pairs or 1000)
+            print(
+                f"GOAL message_bytes_ratio {ratio:.3f} <= {STORAGE_TARGET} {'ok' if ok else 'MISSED'} "
+                f"mqtool.db + WAL after a checkpoint / payload bytes, {count} x 2 KB persistent, {pages}, "
+                f"bare sqlite table {bare_ratio:.3f}, {_load()}"
+            )
 
         if "bulk" in only:
             count = 10_000 if quick else 100_000

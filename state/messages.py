@@ -21,10 +21,12 @@ land in some other queue's run.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterable
 
 KEY_SHIFT = 44
 PRIORITY_SHIFT = 40
 SEQ_MASK = (1 << PRIORITY_SHIFT) - 1
+SPAN_MASK = (1 << KEY_SHIFT) - 1  # the bits of an id below its queue's number (0 in a head row)
 MAX_SEQ = SEQ_MASK
 PRIORITIES = range(9, -1, -1)  # get order
 
@@ -40,6 +42,11 @@ def head_id(qkey: int) -> int:
 
 def seq_of(row_id: int) -> int:
     return row_id & SEQ_MASK
+
+
+def heads(qkeys: Iterable[int]) -> str:
+    """The head rows' ids of queues `qkeys`, as an SQL list (`NULL` for none)."""
+    return ",".join(str(qkey << KEY_SHIFT) for qkey in qkeys) or "NULL"
 
 
 def span(qkey: int) -> tuple[int, int]:

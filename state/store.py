@@ -32,6 +32,12 @@ WAL_AUTOCHECKPOINT = 128
 # message's overflow chain again from the file. SQLite takes the memory only as pages
 # are used, so a small store never grows to it.
 CACHE_KIB = 32 * 1024
+# The page size of a new store (SQLite's default, set explicitly). A stored message of
+# 2 KB takes a 4 KB page of its own (two do not fit), so stored messages take twice their
+# size on disk; 16 KB pages hold seven (1.14x), but every page a command changes is
+# written to the log whole, and a DEFINE, which changes about five, costs twice the CPU
+# with them (benchmarks/README.md, "Where the time goes"). Existing stores keep theirs.
+PAGE_SIZE = 4096
 DISK_FULL_BELOW = 64 * 1024  # free bytes under which an I/O error is put down to a full disk
 WATCHED = ("systems", "timers")  # tables whose changes Store.generation() reports
 # Attributes that name other objects, each with a partial index on its value (migration
@@ -113,7 +119,7 @@ def _migrations() -> list[tuple[int, str]]:
     return sorted(found)
 
 
-SCHEMA_VERSION = 16  # the highest migration number; checked by a test against migrations/
+SCHEMA_VERSION = 17  # the highest migration number; checked by a test against migrations/
 
 
 def _dumps(value: dict[str, Any]) -> str:
@@ -132,9 +138,10 @@ class Store:
         self.full_disk: str | None = None
 
     @classmethod
-    def open(cls, state_dir: Path) -> Store:
+    def open(cls, state_dir: Path, page_size: int = PAGE_SIZE) -> Store:
         """Opens (creating when missing) the store of `state_dir` and migrates it forward.
-        An empty state file is damaged (mqtool never leaves one: see `_create`)."""
+        An empty state file is damaged (mqtool never leaves one: see `_create`).
+        `page_size` (a power of two, 512-65536) is that of a store created now."""
         path = Path(state_dir) / DB_NAME
         try:
             Path(state_dir).mkdir(parents=True, exist_ok=True)
@@ -142,7 +149,7 @@ class Store:
             raise StoreError(f"cannot create the state directory {state_dir}: {exc.strerror}") from exc
         created = False
         if not path.exists():
-            created = _create(path)
+            created = _create(path, page_size)
         elif path.is_file() and path.stat().st_size == 0:
             raise StoreError(
                 f"the state file {path} is empty: it is damaged (not an mqtool store); move it away, use "
@@ -363,7 +370,7 @@ def _where(
     return sql + " ORDER BY type, name", args
 
 
-def _create(path: Path) -> bool:
+def _create(path: Path, page_size: int = PAGE_SIZE) -> bool:
     """Creates the store file whole: built and migrated under a temporary name in the same
     folder, then linked into place, so that no process ever sees an empty or half-made
     `mqtool.db` (an empty one is damage). False when another process created it first."""
@@ -377,6 +384,7 @@ def _create(path: Path) -> bool:
     try:
         # Nobody sees the file before it is linked: it is written without a sync per
         # migration, and synced once, whole, before the link.
+        conn.execute(f"PRAGMA page_size = {int(page_size)}")  # before the first table: it sticks
         Store(temporary, conn, created=True)._prepare(synchronous="OFF")
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         conn.close()

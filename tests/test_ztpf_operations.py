@@ -271,10 +271,7 @@ def test_dbrebuild_rebuilds_a_wrong_directory_entry(mq: MQ) -> None:
         with store.transaction() as tx:
             qkey = tx.conn.execute("SELECT qkey FROM queue_marks WHERE system = 'TPF1' AND queue = 'Q1'").fetchone()[0]
             tx.conn.execute("UPDATE messages SET depth = 99, held_swbs = 7 WHERE id = ?", (qkey << 44,))
-            tx.conn.execute(
-                "INSERT INTO queue_marks (qkey, system, queue) VALUES (4000, 'TPF1', 'GONE')"
-            )  # a queue deleted while its directory entry stayed
-            tx.conn.execute(
+            tx.conn.execute(  # a queue deleted while its directory entry (head row) stayed
                 "INSERT INTO messages (id, system, queue, priority, msgid, correlid, persistent, put_time, "
                 "original_length, stored_length, payload, depth, held_swbs, compressed, next_seq, sweep_mark) "
                 "VALUES (4000 << 44, '', 'GONE', 0, x'', x'', 0, 0, 0, 0, x'', 0, 0, 0, 1, 0)"

@@ -35,8 +35,6 @@ def handle(ctx: Context, req: Request) -> Response:
     refused = migration_refusal(manager, "DEFINE", obj, name)
     if refused is not None:
         return refused
-    if tx.get_object(system.name, obj, name) is not None:
-        return failure("MQSC0017E", object=obj, name=name)
     taken = name_taken(tx, system, obj, name)
     if taken is not None:
         return taken
@@ -46,7 +44,7 @@ def handle(ctx: Context, req: Request) -> Response:
     if obj == "CHL" and "CPU" not in attrs:
         # TPF: a channel definition is for the processor where it is defined unless CPU says.
         attrs["CPU"] = processor_id(system)
-    error = check(tx, system, obj, name, attrs, req.order)
+    error = check(tx, system, obj, name, attrs, req.order, manager)
     if error is not None:
         return error
     status = {"state": "INACTIVE"} if obj == "CHL" else {}

@@ -26,14 +26,21 @@ LONE_COMPMSG = ("NONE", "ANY")
 
 
 def check(
-    tx: Transaction, system: SystemRecord, obj: str, name: str, attrs: dict[str, Any], given: list[str]
+    tx: Transaction,
+    system: SystemRecord,
+    obj: str,
+    name: str,
+    attrs: dict[str, Any],
+    given: list[str],
+    manager: ObjectRecord | None = None,
 ) -> Response | None:
     """Returns an error response when the merged attributes `attrs` break a rule;
-    `given` are the keywords typed in this command."""
+    `given` are the keywords typed in this command; `manager`, the queue manager when
+    the caller has read it in this transaction (read here otherwise)."""
     if obj == "QMGR":
         return _check_qmgr(tx, system, name, attrs, given)
     if obj == "QL":
-        return _check_ql(tx, system, name, attrs, given)
+        return _check_ql(tx, system, name, attrs, given, manager)
     if obj == "QA":
         return _check_qa(tx, system, name, attrs)
     if obj == "QR":
@@ -62,9 +69,15 @@ def _check_qmgr(
 
 
 def _check_ql(
-    tx: Transaction, system: SystemRecord, name: str, attrs: dict[str, Any], given: list[str]
+    tx: Transaction,
+    system: SystemRecord,
+    name: str,
+    attrs: dict[str, Any],
+    given: list[str],
+    manager: ObjectRecord | None,
 ) -> Response | None:
-    manager = qmgr(tx, system)
+    if manager is None:
+        manager = qmgr(tx, system)
     limit = int(manager.attrs.get("MAXMSGL", 4194304)) if manager else 104857600
     if int(attrs.get("MAXMSGL", 0)) > limit:
         return failure(
@@ -168,13 +181,15 @@ def unquoted_parentheses(req: Request) -> Response | None:
 
 
 def name_taken(tx: Transaction, system: SystemRecord, obj: str, name: str) -> Response | None:
-    """Queue names are unique across QL, QA and QR."""
-    if obj not in QUEUE_TYPES:
+    """The refusal of a DEFINE whose name is taken: by an object of its type (MQSC0017E)
+    or, queue names being unique across QL, QA and QR, by a queue of another type
+    (MQSC0032E). One look for a queue."""
+    existing = find_queue(tx, system, name) if obj in QUEUE_TYPES else tx.get_object(system.name, obj, name)
+    if existing is None:
         return None
-    existing = find_queue(tx, system, name)
-    if existing is not None and existing.type != obj:
-        return failure("MQSC0032E", name=name, object=existing.type)
-    return None
+    if existing.type == obj:
+        return failure("MQSC0017E", object=obj, name=name)
+    return failure("MQSC0032E", name=name, object=existing.type)
 
 
 def references(tx: Transaction, system: SystemRecord, obj: str, name: str) -> list[str]:

@@ -62,8 +62,9 @@ _INSERT = (
     "original_length, stored_length, codec, header, payload, swbs, checksum) "
     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
-# The definitions' version and the local queue's live figures (and the ledger's).
-_SYNC = "SELECT c.version, f.depth, f.next_seq{} FROM engine_config c LEFT JOIN queue_figures f ON f.qkey = :qkey"
+# The definitions' version and the local queue's live figures from its head row (and the
+# ledger's).
+_SYNC = "SELECT c.version, f.depth, f.next_seq{} FROM engine_config c LEFT JOIN messages f ON f.id = :qkey << 44"
 _MAX_COUNT = 0xFFFFFFFF
 _MAX_SEQ, _SEQ_MASK, _PRIORITY_SHIFT = runs.MAX_SEQ, runs.SEQ_MASK, runs.PRIORITY_SHIFT
 _VERSION = "SELECT version FROM engine_config"

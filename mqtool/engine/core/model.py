@@ -56,8 +56,8 @@ class Ledger:
     # -- figures read once per transaction ------------------------------------------
     def sync_columns(self, resolved: Resolved) -> tuple[str, dict[str, Any]]:
         """The platform's live figures, read with the core's own at the start of each
-        transaction: SQL column expressions (each after a comma; `f` is the queue's row of
-        queue_figures, `:qkey` its number) and their named parameters."""
+        transaction: SQL column expressions (each after a comma; `f` is the queue's head row
+        in messages, `:qkey` its number) and their named parameters."""
         return "", {}
 
     def synced(self, row: tuple[Any, ...]) -> None:

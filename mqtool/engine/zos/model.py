@@ -44,6 +44,7 @@ from mqtool.engine.zos.pages import (
 from mqtool.engine.zos.qstats import removed as qstats_removed
 from mqtool.engine.zos.stats import Figures, queue_statistics, stat_classes
 from mqtool.processes import alive
+from mqtool.state.messages import heads
 
 if TYPE_CHECKING:
     from mqtool.state import ObjectRecord, SystemRecord, Transaction
@@ -141,8 +142,7 @@ class ZosLedger(Ledger):
     def sync_columns(self, resolved: Resolved) -> tuple[str, dict[str, Any]]:
         space: ZosSpace = resolved.space
         self._capacity = -1
-        marks = ",".join(str(k) for k in space.pageset_qkeys) or "NULL"
-        used = f"(SELECT coalesce(sum(swbs), 0) FROM queue_figures WHERE qkey IN ({marks}))"
+        used = f"(SELECT coalesce(sum(held_swbs), 0) FROM messages WHERE id IN ({heads(space.pageset_qkeys)}))"
         if space.objects:
             used += f" + {OBJECT_PAGES} * {DEFINITIONS.format(':system')}"
         return f", {used}", {"system": self.system_name}

@@ -70,7 +70,8 @@ def move_messages(store: Store, clock: Clock, tx: Transaction, system: str, sour
     assert isinstance(ledger, ZosLedger)
     low, high = runs.span(got.qkey)
     rows = tx.conn.execute(f"SELECT id, {_COLUMNS} FROM messages WHERE id > ? AND id < ? ORDER BY id", (low, high))
-    next_seq = int(tx.conn.execute("SELECT next_seq FROM queue_figures WHERE qkey = ?", (put.qkey,)).fetchone()[0])
+    head = (runs.head_id(put.qkey),)
+    next_seq = int(tx.conn.execute("SELECT next_seq FROM messages WHERE id = ?", head).fetchone()[0])
     moved = 0
     for row in rows.fetchall():
         row_id, priority, *rest = row

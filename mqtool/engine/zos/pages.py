@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from mqtool.state import messages as runs
+
 if TYPE_CHECKING:
     from mqtool.state import ObjectRecord, Transaction
 
@@ -69,10 +71,8 @@ def pageset_used(tx: Transaction, system: str, psid: int) -> int:
     qkeys = pageset_qkeys(tx, system, psid)
     used = 0
     if qkeys:
-        marks = ",".join(str(k) for k in qkeys)
-        used = int(
-            tx.conn.execute(f"SELECT coalesce(sum(swbs), 0) FROM queue_figures WHERE qkey IN ({marks})").fetchone()[0]
-        )
+        sql = f"SELECT coalesce(sum(held_swbs), 0) FROM messages WHERE id IN ({runs.heads(qkeys)})"
+        used = int(tx.conn.execute(sql).fetchone()[0])
     if psid == 0:
         used += OBJECT_PAGES * int(tx.conn.execute("SELECT " + DEFINITIONS.format("?"), (system,)).fetchone()[0])
     return used

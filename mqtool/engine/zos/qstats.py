@@ -5,7 +5,8 @@ RESETINT (seconds since the last reset), HIQDEPTH (the highest depth since), MSG
 Nothing is counted per message for them: the queue's head row already carries its put
 sequence (`next_seq`) and depth, and the z/OS engine raises its `hi_depth` in the
 statement each put makes on the head row anyway. A reset stores the baseline in
-`zos_qstats` (the time, the put sequence and the depth then); messages that leave a
+`zos_qstats` (the time, the put sequence and the depth then; a queue never reset has
+no row there and counts from its definition); messages that leave a
 queue without a get (CLEAR QLOCAL, the expiry scan, a get passing over an expired
 message) are counted there so that MSGSOUT leaves them out. A queue manager restart
 resets every queue, as on z/OS. The counts are of committed work: mqtool's units of
@@ -22,10 +23,14 @@ if TYPE_CHECKING:
 
 CAP = 999_999_999  # z/OS returns larger counts as 999999999 (IBM)
 
+# A queue never reset has no row in zos_qstats (none is written when it is defined,
+# state/migrations/0017): its baseline is its definition (reset then, nothing put, empty).
 _FIGURES = (
-    "SELECT s.reset_time, s.seq_base, s.depth_base, s.removed, f.next_seq, f.depth, h.hi_depth "
-    "FROM zos_qstats s JOIN queue_figures f ON f.system = s.system AND f.queue = s.queue "
-    "JOIN messages h ON h.id = f.qkey << 44 WHERE s.system = ? AND s.queue = ?"
+    "SELECT coalesce(s.reset_time, o.created), coalesce(s.seq_base, 0), coalesce(s.depth_base, 0), "
+    "coalesce(s.removed, 0), h.next_seq, h.depth, h.hi_depth "
+    "FROM objects o JOIN messages h ON h.id = o.qkey << 44 "
+    "LEFT JOIN zos_qstats s ON s.system = o.system AND s.queue = o.name "
+    "WHERE o.system = ? AND o.type = 'QLOCAL' AND o.name = ?"
 )
 
 
@@ -89,5 +94,8 @@ def removed(tx: Transaction, system: str, queue: str, count: int) -> None:
     not MSGSOUT."""
     if count:
         tx.conn.execute(
-            "UPDATE zos_qstats SET removed = removed + ? WHERE system = ? AND queue = ?", (count, system, queue)
+            "INSERT INTO zos_qstats (system, queue, reset_time, seq_base, depth_base, removed) "
+            "SELECT system, name, created, 0, 0, ? FROM objects WHERE system = ? AND type = 'QLOCAL' AND name = ? "
+            "ON CONFLICT(system, queue) DO UPDATE SET removed = removed + excluded.removed",
+            (count, system, queue),
         )

@@ -27,6 +27,7 @@ from mqtool.engine.ztpf.figures import (
     qdepthhi_threshold,
     swb_settings,
 )
+from mqtool.engine.ztpf.stats import count
 from mqtool.engine.ztpf.trigger import activate, first_trigger
 from mqtool.engine.ztpf.warnings import swb_shortage, warn_qdepthhi
 
@@ -143,7 +144,7 @@ class ZtpfLedger(Ledger):
     # -- figures --------------------------------------------------------------------
     def sync_columns(self, resolved: Resolved) -> tuple[str, dict[str, Any]]:
         return (
-            ", f.hi_warned, (SELECT coalesce(sum(swbs), 0) FROM queue_figures WHERE system = :system)",
+            ", coalesce(f.hi_warned, 0), (SELECT coalesce(sum(swbs), 0) FROM queue_figures WHERE system = :system)",
             {"system": self.system_name},
         )
 
@@ -152,9 +153,12 @@ class ZtpfLedger(Ledger):
 
     # -- open / close -------------------------------------------------------------------
     def opened(self, tx: Transaction, resolved: Resolved, purpose: str) -> None:
-        tx.conn.execute(
+        count(
+            tx.conn,
             "UPDATE queue_stats SET opens = opens + 1 WHERE system = ? AND queue = ?",
             (self.system_name, resolved.local_name),
+            self.system_name,
+            resolved.local_name,
         )
         schedule_timers(tx, self.system_name, self.handle.clock.timestamp())
 
@@ -162,9 +166,12 @@ class ZtpfLedger(Ledger):
         if self._counted:
             self._write_counts(tx)
         if resolved is not None:
-            tx.conn.execute(
+            count(
+                tx.conn,
                 "UPDATE queue_stats SET closes = closes + 1 WHERE system = ? AND queue = ?",
                 (self.system_name, resolved.local_name),
+                self.system_name,
+                resolved.local_name,
             )
 
     # -- put ------------------------------------------------------------------------------
@@ -253,10 +260,11 @@ class ZtpfLedger(Ledger):
             hardware = 1 if space.accelerator and codec else 0
             search = 1 if swept else 0
             cursor = self.handle.cursor
-            cursor.execute(
-                _GET_STATS,
+            count(
+                cursor, _GET_STATS,
                 (got, got, decomp, decomp, hardware, decomp - hardware, search, search, read_ios, 0,
                  self.system_name, resolved.local_name),
+                self.system_name, resolved.local_name,
             )  # fmt: skip
             if read_ios:
                 cursor.execute(
@@ -264,7 +272,8 @@ class ZtpfLedger(Ledger):
                 )
 
     def expired(self, tx: Transaction, resolved: Resolved, units: int, swept: bool) -> None:
-        self.handle.cursor.execute(_GET_STATS, (*_EXPIRED, self.system_name, resolved.local_name))
+        name = resolved.local_name
+        count(self.handle.cursor, _GET_STATS, (*_EXPIRED, self.system_name, name), self.system_name, name)
         if not swept and resolved.space.memory:
             self._system_swbs -= units
 
@@ -296,7 +305,8 @@ class ZtpfLedger(Ledger):
             self._undo = (self._pending[:], self._counted)
             self._counts_tx = tx
         if self._counted:
-            tx.conn.execute(_WRITE_COUNTS, (*self._pending, self.system_name, self._counts_queue))
+            queue = self._counts_queue
+            count(tx.conn, _WRITE_COUNTS, (*self._pending, self.system_name, queue), self.system_name, queue)
         self._pending = [0] * _COUNTERS
         self._counted = 0
         row = tx.conn.execute(
@@ -322,7 +332,7 @@ class ZtpfLedger(Ledger):
                 self._counted -= unwritten
                 written -= unwritten
             if written:
-                tx.conn.execute(_UNCOUNT, (written, self.system_name, queue))
+                count(tx.conn, _UNCOUNT, (written, self.system_name, queue), self.system_name, queue)
 
 
 MODEL = ZtpfModel()

@@ -16,6 +16,7 @@ from mqtool.engine.ztpf.figures import (
     swb_settings,
     system_swbs,
 )
+from mqtool.engine.ztpf.stats import count as count_in
 from mqtool.engine.ztpf.sweeper import SweepOutcome, count_aborted, sweep
 from mqtool.engine.ztpf.warnings import warn_qdepthhi
 from mqtool.state import ObjectRecord, SystemRecord, Transaction
@@ -98,7 +99,11 @@ def _qdepthhi(tx: Transaction, system: SystemRecord, when: float) -> bool:
             warn_qdepthhi(tx, system, queue, depth, maxdepth, percent, when)
             said = True
         elif warned and (not threshold or depth < threshold):
-            tx.conn.execute("UPDATE queue_marks SET hi_warned = 0 WHERE system = ? AND queue = ?", (system.name, queue))
+            tx.conn.execute(
+                "UPDATE messages SET hi_warned = 0 WHERE id = (SELECT qkey << 44 FROM queue_marks "
+                "WHERE system = ? AND queue = ?)",
+                (system.name, queue),
+            )
             if threshold:
                 console(tx, system, when, "MQSC0205I", queue=queue, depth=depth, percent=percent, maxdepth=maxdepth)
             said = True
@@ -159,13 +164,16 @@ def run_checkpoint(context: TickContext, tx: Transaction, system: SystemRecord, 
                 ios[queue] = checkpoint_ios(int(size))
         duration = max(0.0, clock.perf() - started)
         conn.executemany(
-            "UPDATE queue_marks SET ckpt_mark = ? WHERE qkey = ?", [(top, qkey) for _, qkey, _, top in behind]
+            "UPDATE messages SET ckpt_mark = ? WHERE id = ?", [(top, runs.head_id(qkey)) for _, qkey, _, top in behind]
         )
         for queue, count in ios.items():
-            conn.execute(
+            count_in(
+                conn,
                 "UPDATE queue_stats SET ckpt_ios = ckpt_ios + ?, ckpt_last = ?, ckpt_high = max(ckpt_high, ?) "
                 "WHERE system = ? AND queue = ?",
                 (count, duration, duration, system.name, queue),
+                system.name,
+                queue,
             )
         conn.execute(
             "UPDATE engine_state SET checkpoints = checkpoints + ?, ckpt_ios = ckpt_ios + ?, "

@@ -40,19 +40,30 @@ class Rebuilt:
     damaged: dict[str, int] = field(default_factory=dict)
 
 
+_ORPHAN_HEADS = (
+    "SELECT id >> 44, queue FROM messages WHERE system = '' AND id & ? = 0 "
+    "AND id >> 44 NOT IN (SELECT qkey FROM objects WHERE qkey IS NOT NULL)"
+)
+
+
 def rebuild(tx: Transaction, system: str, queues: list[str]) -> Rebuilt:
     """Rebuilds the directory of `system`, whose defined local queues are `queues`."""
     out = Rebuilt()
     conn = tx.conn
     defined = set(queues)
-    for qkey, queue in conn.execute("SELECT qkey, queue FROM queue_marks WHERE system = ?", (system,)).fetchall():
-        if queue not in defined:
-            low, high = runs.span(int(qkey))
-            out.orphan_messages += conn.execute("DELETE FROM messages WHERE id > ? AND id < ?", (low, high)).rowcount
-            conn.execute("DELETE FROM messages WHERE id = ?", (low,))
-            conn.execute("DELETE FROM queue_marks WHERE qkey = ?", (qkey,))
-            conn.execute("DELETE FROM queue_stats WHERE system = ? AND queue = ?", (system, queue))
-            out.orphan_queues += 1
+    # Head rows (a queue's directory entry) whose queue is no longer defined: the queue's
+    # number is kept by its definition (objects.qkey, migration 0017).
+    for qkey, queue in conn.execute(_ORPHAN_HEADS, (runs.SPAN_MASK,)).fetchall():
+        if queue in defined:
+            continue  # defined without its number: a damage the loop below cannot mend either
+        low, high = runs.span(int(qkey))
+        out.orphan_messages += conn.execute(
+            "DELETE FROM messages WHERE id > ? AND id < ? AND system = ?", (low, high, system)
+        ).rowcount
+        if conn.execute("SELECT count(*) FROM messages WHERE id > ? AND id < ?", (low, high)).fetchone()[0] == 0:
+            conn.execute("DELETE FROM messages WHERE id = ?", (low,))  # no other system's messages in its run
+        conn.execute("DELETE FROM queue_stats WHERE system = ? AND queue = ?", (system, queue))
+        out.orphan_queues += 1
     # Messages of the system outside every run of its queues (no directory entry at all).
     out.orphan_messages += conn.execute(
         "DELETE FROM messages WHERE system = ? AND (id >> 44) NOT IN (SELECT qkey FROM queue_marks)", (system,)

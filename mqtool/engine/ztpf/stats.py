@@ -3,6 +3,8 @@ last completed 5-second interval and since the statistics were reset."""
 
 from __future__ import annotations
 
+import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mqtool.engine.ztpf.figures import INTERVAL
@@ -61,12 +63,39 @@ def _mean(total: int, count: int) -> int:
     return total // count if count else 0
 
 
+# A queue's counters are derived when it has no row yet (none is written when it is
+# defined, state/migrations/0017): every counter 0, reset when it was defined.
+_READ = (
+    "SELECT f.depth, f.held_swbs, "
+    + ", ".join(f"coalesce(s.{column}, 0)" for column in _COLUMNS.split(", ")[2:-1])
+    + ", coalesce(s.reset_time, o.created) FROM objects o JOIN messages f ON f.id = o.qkey << 44 "
+    "LEFT JOIN queue_stats s ON s.system = o.system AND s.queue = o.name "
+    "WHERE o.system = ? AND o.type = 'QL' AND o.name = ?"
+)
+_ENSURE = (
+    "INSERT OR IGNORE INTO queue_stats (system, queue, reset_time) "
+    "SELECT system, name, created FROM objects WHERE system = ? AND type = 'QL' AND name = ?"
+)
+
+
+def ensure_row(conn: sqlite3.Connection, system: str, queue: str) -> None:
+    """Writes the queue's row of counters, as derived, when it has none yet."""
+    conn.execute(_ENSURE, (system, queue))
+
+
+def count(
+    conn: sqlite3.Connection | sqlite3.Cursor, sql: str, params: Sequence[object], system: str, queue: str
+) -> None:
+    """Runs an UPDATE of the queue's counters (`sql`, with `params`), writing the queue's
+    row first when it has none yet."""
+    if conn.execute(sql, params).rowcount == 0:
+        ensure = conn.connection if isinstance(conn, sqlite3.Cursor) else conn
+        ensure_row(ensure, system, queue)
+        conn.execute(sql, params)
+
+
 def queue_statistics(tx: Transaction, system: str, queue: str, common: bool = False) -> QueueStatistics | None:
-    row = tx.conn.execute(
-        f"SELECT {_COLUMNS} FROM queue_stats s JOIN queue_figures f ON f.system = s.system AND f.queue = s.queue "
-        "WHERE s.system = ? AND s.queue = ?",
-        (system, queue),
-    ).fetchone()
+    row = tx.conn.execute(_READ, (system, queue)).fetchone()
     if row is None:
         return None
     (depth, swbs, opens, closes, aborted, ckpt_high, ckpt_last, get_high, search_high,
@@ -146,7 +175,7 @@ _RESET = (
 
 def reset_statistics(tx: Transaction, system: str, queue: str, now: float) -> None:
     """RESET QL-name STAT: every counter starts again; depth and SWBs are facts, not counters."""
-    tx.conn.execute("INSERT OR IGNORE INTO queue_stats (system, queue) VALUES (?, ?)", (system, queue))
+    ensure_row(tx.conn, system, queue)
     tx.conn.execute(_RESET, (now, system, queue))
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from mqtool.engine.console import console
 from mqtool.engine.ztpf.figures import SwbSettings, file_ios, swb_settings, system_swbs
+from mqtool.engine.ztpf.stats import count as count_in
 from mqtool.state import SystemRecord, Transaction
 from mqtool.state import messages as runs
 
@@ -89,10 +90,13 @@ def sweep(tx: Transaction, system: SystemRecord, now: float, settings: SwbSettin
             )
         if singles:
             conn.executemany("UPDATE messages SET swept = 1 WHERE id = ?", singles)
-        conn.execute(
+        count_in(
+            conn,
             "UPDATE queue_stats SET swept_msgs = swept_msgs + ?, sweep_ios = sweep_ios + ? "
             "WHERE system = ? AND queue = ?",
             (count, ios, system.name, queue),
+            system.name,
+            queue,
         )
         outcome.messages += count
         outcome.ios += ios
@@ -146,9 +150,12 @@ def count_aborted(tx: Transaction, system: str, blocked: list[str], sweeps: int)
     tx.conn.execute("INSERT OR IGNORE INTO engine_state (system) VALUES (?)", (system,))
     tx.conn.execute("UPDATE engine_state SET aborted_sweeps = aborted_sweeps + ? WHERE system = ?", (sweeps, system))
     for queue in blocked:
-        tx.conn.execute(
+        count_in(
+            tx.conn,
             "UPDATE queue_stats SET aborted_sweeps = aborted_sweeps + ? WHERE system = ? AND queue = ?",
             (sweeps, system, queue),
+            system,
+            queue,
         )
 
 

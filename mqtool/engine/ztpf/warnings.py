@@ -14,7 +14,11 @@ def warn_qdepthhi(
 ) -> None:
     """The queue's depth reached its QDEPTHHI threshold (by a put, or as the monitor
     found it): warned once until it falls below again."""
-    tx.conn.execute("UPDATE queue_marks SET hi_warned = 1 WHERE system = ? AND queue = ?", (system.name, queue))
+    tx.conn.execute(
+        "UPDATE messages SET hi_warned = 1 "
+        "WHERE id = (SELECT qkey << 44 FROM queue_marks WHERE system = ? AND queue = ?)",
+        (system.name, queue),
+    )
     console(tx, system, when, "MQSC0204W", queue=queue, depth=depth, percent=percent, maxdepth=maxdepth)
 
 
