@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from zlib_ng.zlib_ng import crc32
 
 from mqtool.engine.channels import mca, offload
 from tests import test_channels
@@ -143,8 +144,9 @@ def test_a_message_changed_after_it_was_carried_ahead_is_carried_again(
             # the write lock keeps others out; this stands for any change at all).
             row = started[0].rows[1]
             changed.append(b"<changed/>" * 700)
-            work.tx.conn.execute("UPDATE messages SET payload = ?, stored_length = ?, original_length = ? "
-                                 "WHERE id = ?", (changed[0], len(changed[0]), len(changed[0]), row))  # fmt: skip
+            work.tx.conn.execute("UPDATE messages SET payload = ?, stored_length = ?, original_length = ?, "
+                                 "checksum = ? WHERE id = ?",
+                                 (changed[0], len(changed[0]), len(changed[0]), crc32(changed[0]), row))  # fmt: skip
         return started
 
     monkeypatch.setattr(mca, "_look_ahead", then_change)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from zlib_ng.zlib_ng import crc32
 
 from mqtool.clock import Clock
 from mqtool.complex import bootstrap_system, defaults, ensure_complex
@@ -106,8 +107,10 @@ class Complex:
         with self.store.transaction(write=False) as tx:
             return [text for _, _, _, text in tx.console_since(None)]
 
-    def set_payload(self, queue: str, index: int, payload: bytes) -> None:
-        """Replaces the stored bytes of a message on a TPF1 queue (as damage would)."""
+    def set_payload(self, queue: str, index: int, payload: bytes, damaged: bool = False) -> None:
+        """Replaces the stored bytes of a message on a TPF1 queue: with their own checksum
+        (bytes the engine could have written: a bomb, data that does not inflate), or,
+        `damaged`, keeping the old checksum (as damage on disk would)."""
         with self.store.transaction() as tx:
             qkey = runs.queue_key(tx.conn, "TPF1", queue)
             assert qkey is not None
@@ -116,6 +119,8 @@ class Complex:
             tx.conn.execute(
                 "UPDATE messages SET payload = ?, stored_length = ? WHERE id = ?", (payload, len(payload), ids[index])
             )
+            if not damaged:
+                tx.conn.execute("UPDATE messages SET checksum = ? WHERE id = ?", (crc32(payload), ids[index]))
 
 
 @pytest.fixture
@@ -276,6 +281,24 @@ def test_corrupt_compressed_data_backs_the_batch_out_and_the_channel_retries(ple
     plex.cmd(".advance 61s")
     assert plex.payloads("TPF2", "DEST") == good[:2]
     assert plex.status("TPF1").state == "RUNNING"
+
+
+@pytest.mark.parametrize("compmsg", ["ZLIBFAST", "NONE"])
+def test_a_damaged_message_is_not_sent_on_as_if_it_were_whole(plex: Complex, compmsg: str) -> None:
+    """A message whose stored bytes no longer match their checksum fails the batch, as a
+    get refuses it (2195): the receiver never stores the damaged bytes under a fresh
+    checksum; the message stays on the transmission queue."""
+    plex.channel(compmsg=compmsg)
+    plex.cmd(".put DEST.R count=3 size=2000 pattern=xml")
+    good = plex.payloads("TPF1", "XQ")
+    damaged = bytearray(good[1])
+    damaged[100] ^= 0x01  # one flipped bit; the stored checksum stays the original's
+    plex.set_payload("XQ", 1, bytes(damaged), damaged=True)
+    plex.cmd("ZMQSC START CHL-C", ".advance 1s")
+    assert plex.status("TPF1").state == "RETRYING"
+    assert (plex.depth("TPF1", "XQ"), plex.depth("TPF2", "DEST")) == (3, 0)
+    (line,) = [t for t in plex.console() if "MQSC0319E" in t]
+    assert "is damaged: its payload does not match its checksum" in line
 
 
 # -- the protocol: a process that dies between or inside the two commits ----------------------------

@@ -53,6 +53,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from zlib_ng.zlib_ng import crc32  # the CRC-32 the store keeps (core/message.py)
+
 from mqtool.clock import Clock
 from mqtool.engine.channels import conname as connames
 from mqtool.engine.channels import initiator, offload, wire
@@ -85,7 +87,7 @@ from mqtool.engine.channels.status import (
 )
 from mqtool.engine.console import console
 from mqtool.engine.core.handle import QueueHandle
-from mqtool.engine.core.message import PutOptions
+from mqtool.engine.core.message import PutOptions, id_text
 from mqtool.engine.core.reasons import GET_INHIBITED, UNKNOWN_OBJECT_NAME, MQError
 from mqtool.engine.timers import TickContext, Wake, schedule, timer
 from mqtool.state import ObjectRecord, SystemRecord, Transaction
@@ -749,7 +751,7 @@ BATCH_SQL = (
     "WHERE id > ? AND id < ? AND (expiry IS NULL OR expiry > ?) ORDER BY id LIMIT ?"
 )
 MESSAGE_SQL = (
-    "SELECT priority, msgid, correlid, persistent, expiry, original_length, codec, header, payload "
+    "SELECT priority, msgid, correlid, persistent, expiry, original_length, codec, header, payload, checksum "
     "FROM messages WHERE id = ?"
 )
 AHEAD_SQL = "SELECT original_length, codec, payload FROM messages WHERE id = ?"
@@ -953,18 +955,30 @@ def message_options(row: tuple[Any, ...], now: float) -> PutOptions:
     )
 
 
+def verified(row: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A message row read with MESSAGE_SQL whose payload matches its checksum, as a get
+    checks it: a damaged message fails the batch (it stays on the transmission queue, and
+    the channel retries, then stops), so that it is never sent on as if it were whole."""
+    payload, crc = row[8], row[9]
+    if crc is not None and (type(payload) is not bytes or crc32(payload) != crc):
+        raise BatchFailed(
+            "batch", detail=f"message {id_text(bytes(row[1]))} is damaged: its payload does not match its checksum"
+        )
+    return row
+
+
 def _read(work: Work, receiving: Receiving, read: Any, row_id: int) -> _Message:
     """One message of the batch, read right before it is prepared."""
     # fetchall, not fetchone: the statement ends, so the writes that follow need not
     # keep a reading cursor's place in the table.
     (row,) = read.execute(MESSAGE_SQL, (row_id,)).fetchall()
-    return _prepare(work, receiving, row_id, row)
+    return _prepare(work, receiving, row_id, verified(row))
 
 
 def _prepare(work: Work, receiving: Receiving, row_id: int, row: tuple[Any, ...]) -> _Message:
     """The receiving side's checks of one message, on its declared length: its
     destination (opened once per batch), and whether it may be inflated at all."""
-    length, codec, header_text, payload = row[5:]
+    length, codec, header_text, payload = row[5:9]
     options = message_options(row, work.clock.timestamp())
     delivery = receiving.prepare(work, int(length), str(header_text or ""))
     return _Message(int(row_id), options, int(length), str(codec), bytes(payload), delivery)

@@ -358,7 +358,7 @@ class Sender:
                 fetched = read.execute(mca.MESSAGE_SQL, (row_id,)).fetchall()
                 if not fetched:
                     continue  # got meanwhile by an application
-                row = fetched[0]
+                row = mca.verified(fetched[0])
                 length, codec, header, payload = int(row[5]), str(row[6]), str(row[7] or ""), bytes(row[8])
                 technique = mca.technique_for(end.system, terms.technique, codec)
                 started = time.perf_counter()
