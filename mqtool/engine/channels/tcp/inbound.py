@@ -45,7 +45,7 @@ from mqtool.engine.timers import schedule
 from mqtool.state import Store, Transaction
 
 if TYPE_CHECKING:
-    from mqtool.engine.channels.tcp.service import Context
+    from mqtool.engine.channels.tcp.context import Context
 
 logger = logging.getLogger(__name__)
 _SESSIONS = itertools.count(1)

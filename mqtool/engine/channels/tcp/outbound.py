@@ -24,7 +24,7 @@ from mqtool.state import Store, StoreError
 
 if TYPE_CHECKING:
     from mqtool.engine.channels.ends import End
-    from mqtool.engine.channels.tcp.service import Context
+    from mqtool.engine.channels.tcp.context import Context
     from mqtool.state import Transaction
 
 logger = logging.getLogger(__name__)

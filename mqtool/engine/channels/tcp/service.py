@@ -68,8 +68,8 @@ CSECT = "CSQXTCPL"  # the TCP listener's module on the z/OS console (mqtool's ch
 
 
 class Context:
-    """What the threads of one service share: the store's folder, the clock, the loop's
-    token, and the service for counting and ending sessions."""
+    """What the threads of one service share (the tcp/context.py protocol): the store's
+    folder, the clock, the loop's token, and the service for counting and ending sessions."""
 
     def __init__(self, service: ChannelService) -> None:
         self.service = service
