@@ -17,10 +17,10 @@ if TYPE_CHECKING:
     from mqtool.clock import Clock
     from mqtool.state import Store
 
-# platform (as in SystemRecord.platform) -> the package that registers it
+# platform (as in SystemRecord.platform) -> the module that registers it
 PLATFORMS: dict[str, str] = {
-    "ztpf": "mqtool.engine.ztpf",
-    "zos": "mqtool.engine.zos",
+    "ztpf": "mqtool.engine.ztpf.platform",
+    "zos": "mqtool.engine.zos.platform",
 }
 # Services of the engine that run on every platform and register timers too.
 SERVICES: tuple[str, ...] = ("mqtool.engine.channels.mca", "mqtool.engine.core.subscriptions")
