@@ -11,10 +11,9 @@ from __future__ import annotations
 import weakref
 from typing import TYPE_CHECKING
 
-from mqtool.engine.timers import TIMERS, TickContext, Wake
-
 if TYPE_CHECKING:
     from mqtool.clock import Clock
+    from mqtool.engine.timers import TickContext
     from mqtool.state import Store
 
 
@@ -49,7 +48,7 @@ def tick(store: Store, clock: Clock, now: float) -> int:
     Subscriptions whose holders have ended are cleaned up first."""
     reap_subscribers(store)
     runs = 0
-    context = TickContext(store, clock, now)
+    context: TickContext | None = None
     while True:
         with store.transaction(write=False) as tx:
             row = tx.conn.execute(
@@ -61,8 +60,11 @@ def tick(store: Store, clock: Clock, now: float) -> int:
         # The platforms register their timers when imported: only a tick that has a
         # timer to run imports them (a command that finds none starts faster).
         from mqtool.engine import platforms
+        from mqtool.engine.timers import TIMERS, TickContext, Wake
 
         platforms.load()
+        if context is None:
+            context = TickContext(store, clock, now)
         system_name, name, due = row
         with store.transaction() as tx:
             # Another process may have run it meanwhile: re-read under the write lock.
