@@ -74,6 +74,35 @@ def test_a_display_with_no_timer_due_loads_no_engine_platform(tmp_path: Path) ->
         assert result.stderr.splitlines()[-1] == "loaded: []", (line, result.stderr)
 
 
+def test_the_z_tpf_monitor_runs_without_loading_the_channel_agents(tmp_path: Path) -> None:
+    """The MQ monitor falls due every 5 seconds, so an operator's next command usually
+    runs it: the platforms load (their models and observers), the services do not."""
+    state = tmp_path / "state"
+    made = subprocess.run(
+        [sys.executable, "-m", "mqtool", "--state", str(state), "cmd", "ZMQSC DEFINE QL-A"],
+        capture_output=True,
+        text=True,
+        env=_env(),
+        timeout=60,
+    )
+    assert made.returncode == 0, made.stderr
+    program = PROGRAM.replace(
+        "print('loaded:'",
+        "print('ran:', sorted(set(sys.modules) & {'mqtool.engine.ztpf.monitor', 'mqtool.engine.channels.mca'}), "
+        "file=sys.stderr)\nprint('loaded:'",
+    )
+    later = {**_env(), "MQTOOL_CLOCK": "2021-03-09T15:41:52Z"}  # 30 seconds on: the monitor is due
+    result = subprocess.run(
+        [sys.executable, "-c", program, "--state", str(state), "cmd", "ZMQSC DISPLAY QL-A"],
+        capture_output=True,
+        text=True,
+        env=later,
+        timeout=60,
+    )
+    assert "QUEUE A" in result.stdout, result.stdout + result.stderr
+    assert "ran: ['mqtool.engine.ztpf.monitor']" in result.stderr.splitlines(), result.stderr
+
+
 def test_the_platforms_register_their_models_and_timers_on_first_use() -> None:
     platforms.load()
     assert {"ztpf", "zos"} <= {name for name in ("ztpf", "zos") if platforms.model(name) is not None}

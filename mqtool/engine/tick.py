@@ -3,8 +3,9 @@ inside a store transaction. Called at the start of every command, by `.advance`,
 the real-time loop of `mqtool serve` and the shell (SPEC section 8).
 
 The timer functions are registered by the platforms (timers.py); `platforms.load()`
-imports them all once, so a timer of any platform is found whatever was imported (the
-first time a timer falls due: a command with none due does not import them)."""
+imports them all once, so a timer of any platform is found whatever was imported. Only
+a tick with a timer due imports them (a command with none due does not), and the
+services (channels, subscriptions) only for a timer that no platform registers."""
 
 from __future__ import annotations
 
@@ -58,11 +59,15 @@ def tick(store: Store, clock: Clock, now: float) -> int:
         if row is None:
             return runs
         # The platforms register their timers when imported: only a tick that has a
-        # timer to run imports them (a command that finds none starts faster).
+        # timer to run imports them (a command that finds none starts faster), and the
+        # services (channels, subscriptions) only for a timer of theirs: the z/TPF MQ
+        # monitor, due every 5 seconds, does not load the channel agents.
         from mqtool.engine import platforms
         from mqtool.engine.timers import TIMERS, TickContext, Wake
 
-        platforms.load()
+        platforms.load_platforms()
+        if row[1] not in TIMERS:
+            platforms.load()
         if context is None:
             context = TickContext(store, clock, now)
         system_name, name, due = row
