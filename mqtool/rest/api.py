@@ -411,7 +411,11 @@ class RestApi:
                 response.add("MQT0301E", command=built.refusal)
                 result = response_json(response, None)
             else:
-                result = outcome_json(session, session.execute_command(command, lines=False))
+                outcome = session.execute_command(command, lines=False)
+                if outcome.response is not None and outcome.system == system.name:
+                    result = response_json(outcome.response, system)  # outcome_json, without reading the systems
+                else:
+                    result = outcome_json(session, outcome)
             reply = json_reply(200, {"commandResponse": result["commandResponse"], **_overall(result)})
         if verb.name is not None and not verb.writes:
             reply.valid_until = self._valid_until()
