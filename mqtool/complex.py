@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import shlex
 from typing import Any, NamedTuple
 
 from mqtool.state import Store, SystemRecord, Transaction
@@ -418,4 +417,6 @@ def add_command_line(record: Any, qmgr: str | None) -> str:
             if value != dict(base.get(group) or {}).get(key):
                 shown = ",".join(str(v) for v in value) if isinstance(value, list) else value
                 words += [f"--{group}", f"{key}={shown}"]
+    import shlex  # here: a command that does not quote words need not load it
+
     return " ".join(shlex.quote(word) for word in words)

@@ -100,10 +100,12 @@ class Session:
             _module("mqtool.subscribing").close_all(self)
 
     # -- systems ----------------------------------------------------------------
-    def systems(self) -> list[SystemRecord]:
+    def systems(self, generation: tuple[int, int] | None = None) -> list[SystemRecord]:
         """The systems of the complex, read again only when the systems table may have
-        changed. The records are shared between calls: read them, do not change them."""
-        generation = self.store.generation()
+        changed. The records are shared between calls: read them, do not change them.
+        `generation`: the store's generation when the caller has just read it."""
+        if generation is None:
+            generation = self.store.generation()
         if generation != self._systems_generation:
             with self.store.transaction(write=False) as tx:
                 self._systems = tx.systems()
@@ -141,9 +143,8 @@ class Session:
             return Outcome()
         if line.upper() in LEAVE_WORDS:
             return Outcome(leave=True)
-        if not check_only:
-            self.tick()
-        systems = self.systems()
+        # The generation the tick read (or left), so that systems() need not read it again.
+        systems = self.systems(None if check_only else self._tick()[1])
         current = self.current_system(systems)
         if current is not None and current.platform == "zos":
             self.last_zos = current.name  # used while current (even if switched away next)
@@ -203,26 +204,40 @@ class Session:
         the future and nothing (this session, another process) has changed the timers
         since the last look (nor while nobody holds a subscription: the clean-up after
         subscribers that ended comes first, engine/tick.py)."""
+        return self._tick()[0]
+
+    def _tick(self) -> tuple[int, tuple[int, int] | None]:
+        """tick(), and the store's generation as it leaves it (None: not read)."""
         from mqtool.engine import tick
 
         now = self.clock.timestamp()
         try:
-            if now < self._quiet_until and self.store.generation() == self._quiet_generation:
-                tick.reap_subscribers(self.store)
-                return 0
+            if now < self._quiet_until:
+                generation = self.store.generation()
+                if generation == self._quiet_generation:
+                    reaped = tick.reap_subscribers(self.store, generation)
+                    return 0, (None if reaped else generation)
             runs = tick.tick(self.store, self.clock, now)
         except StoreError as exc:
             if not exc.full:
                 raise
             self._defer(str(exc))
-            return 0
+            return 0, None
         self.deferred = None  # caught up: a disk that fills again is said again
         generation = self.store.generation()
         with self.store.transaction(write=False) as tx:
             due = tx.conn.execute("SELECT min(due) FROM timers").fetchone()[0]
         self._quiet_generation = generation
         self._quiet_until = math.inf if due is None else float(due)
-        return runs
+        return runs, generation
+
+    def next_timer_due(self) -> float | None:
+        """When the earliest timer of the store falls due (math.inf: there is none), as
+        the last tick found it, while nothing has changed the timers since; None when
+        that is not known (ask the store)."""
+        if self._quiet_generation is None or self.store.generation() != self._quiet_generation:
+            return None
+        return self._quiet_until
 
     def _defer(self, reason: str) -> None:
         """The timers due could not run for want of disk: said once, then left due (they
@@ -260,32 +275,40 @@ class Session:
             command.cpf = target.attrs.get("cpf")
         return self._run(dialect, package, command, target, check_only)
 
-    def execute_command(self, command: Command) -> Outcome:
+    def execute_command(self, command: Command, lines: bool = True) -> Outcome:
         """Runs a command that was built, not typed (the REST API's runCommandJSON builds
         it from a JSON document), on the current system, as one transaction: nothing of
-        it is lexed, so no value it holds is ever read as command syntax."""
-        self.tick()
-        systems = self.systems()
+        it is lexed, so no value it holds is ever read as command syntax. Without
+        `lines`, the outcome carries the response only (its console lines are not
+        rendered: runCommandJSON answers with the response's values)."""
+        systems = self.systems(self._tick()[1])
         target = self.current_system(systems)
         package = _module(f"mqtool.commands.{command.dialect}")
         platform = "zos" if command.dialect == "zos" else "ztpf"
         if target is None or target.platform != platform:
-            return self._finish(package.wrong_system(target, systems, command.text), target)
+            return self._finish(package.wrong_system(target, systems, command.text), target, lines)
         if platform == "zos":
             self.last_zos = target.name
-        return self._run(command.dialect, package, command, target, check_only=False)
+        return self._run(command.dialect, package, command, target, check_only=False, lines=lines)
 
     def _run(
-        self, dialect: str, package: ModuleType, command: Command, target: SystemRecord, check_only: bool
+        self,
+        dialect: str,
+        package: ModuleType,
+        command: Command,
+        target: SystemRecord,
+        check_only: bool,
+        lines: bool = True,
     ) -> Outcome:
-        """Validates a lexed (or built) command against its table and runs its handler."""
+        """Validates a lexed (or built) command against its table and runs its handler
+        (`lines`: see execute_command)."""
         table = tables.load(dialect)
         checked = validate(table, command)
         if not isinstance(checked, Request):
             response = package.validation_error(checked, command, table)
             if checked.suggestion:
                 response.add(HINTS[dialect], word=checked.keyword, suggestion=checked.suggestion)
-            return self._finish(response, target)
+            return self._finish(response, target, lines)
         if check_only:
             return Outcome(status=OK, system=target.name)
         handler = _module(f"mqtool.commands.{dialect}.{checked.verb.module}")
@@ -301,17 +324,19 @@ class Session:
             if not response.ok:
                 tx.fail()
         # Printed only now: the transaction has committed (or rolled back on failure).
-        return self._finish(response, system)
+        return self._finish(response, system, lines)
 
     def outcome(self, response: Response, system: SystemRecord | None) -> Outcome:
         """A response made outside a handler (the REST API's answer to a command its user
         may not issue), rendered as the responses of handlers are."""
         return self._finish(response, system)
 
-    def _finish(self, response: Response, system: SystemRecord | None) -> Outcome:
-        offset = display_offset(system) if system is not None else timedelta(0)
-        lines = render(response, system, self.clock.local(offset))
-        return Outcome(lines=lines, status=response.status, system=system.name if system else "", response=response)
+    def _finish(self, response: Response, system: SystemRecord | None, lines: bool = True) -> Outcome:
+        rendered: list[str] = []
+        if lines:
+            offset = display_offset(system) if system is not None else timedelta(0)
+            rendered = render(response, system, self.clock.local(offset))
+        return Outcome(lines=rendered, status=response.status, system=system.name if system else "", response=response)
 
 
 _MODULES: dict[str, ModuleType] = {}

@@ -13,7 +13,6 @@ import re
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -293,12 +292,26 @@ def _cache_path(resource: Any) -> Path | None:
     return resource.parent / "__pycache__" / f"{resource.name}.{tag}.marshal"
 
 
+def _table_file(dialect: str) -> Any:
+    """The keywords.yaml of a dialect: a Path beside the installed package (importing
+    importlib.resources and its readers would cost a command more than reading the
+    table does), or importlib.resources' file of it when installed in a zip file."""
+    import mqtool.commands
+
+    path = Path(mqtool.commands.__file__).parent / dialect / "keywords.yaml"
+    if path.is_file():
+        return path
+    from importlib import resources
+
+    return resources.files("mqtool.commands").joinpath(dialect, "keywords.yaml")
+
+
 @functools.cache
 def load(dialect: str) -> Table:
     """The table of one dialect, read once per process."""
     if dialect not in DIALECTS:
         raise KeyError(dialect)
-    raw = _read_raw(resources.files("mqtool.commands").joinpath(dialect, "keywords.yaml"))
+    raw = _read_raw(_table_file(dialect))
     names = {
         key: NameRule(
             max=int(rule["max"]),

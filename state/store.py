@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -98,6 +96,8 @@ def disk_full(path: Path, exc: BaseException) -> bool:
 
 def _disk_full(folder: Path) -> bool:
     try:
+        import shutil  # only here: shutil imports bz2 and lzma, which a command need not load
+
         return shutil.disk_usage(folder).free < DISK_FULL_BELOW
     except OSError:
         return False
@@ -110,7 +110,11 @@ def payload_checksum(payload: object) -> int | None:
 
 
 def _migrations() -> list[tuple[int, str]]:
-    folder = resources.files("mqtool.state").joinpath("migrations")
+    folder: Any = Path(__file__).parent / "migrations"
+    if not folder.is_dir():  # installed in a zip file: through importlib.resources
+        from importlib import resources
+
+        folder = resources.files("mqtool.state").joinpath("migrations")
     found = []
     for entry in folder.iterdir():
         name = entry.name

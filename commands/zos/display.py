@@ -8,14 +8,9 @@ and only the identifying ones (name, type, disposition) for a generic name, as o
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mqtool.engine.channels.ends import End
-from mqtool.engine.channels.mca import retries_left
-from mqtool.engine.channels.partner import chinit_active
-from mqtool.engine.channels.status import ChannelStatus
 from mqtool.engine.zos.handles import live_handles
-from mqtool.engine.zos.stats import queue_times
 from mqtool.response import FAILED, Response
 from mqtool.state import ObjectRecord, SystemRecord
 from mqtool.state import messages as runs
@@ -24,22 +19,26 @@ from mqtool.tables import KeywordSpec, ObjectSpec
 from . import (
     QUEUE_TYPES,
     active_only,
-    chlauth,
     date_time,
     everyday,
-    logs,
     manager,
     object_spec,
-    pagesets,
-    pubsub,
     queue_depth,
     raw,
     reply,
-    sysparms,
-    trace,
     value_text,
-    where,
 )
+
+if TYPE_CHECKING:
+    from mqtool.engine.channels.status import ChannelStatus
+
+    from .where import Filter
+
+# The modules of the channels, publish/subscribe, the log, CHLAUTH and WHERE are
+# imported by the displays that use them, so that `mqtool cmd 'DISPLAY QLOCAL(*)'`
+# starts without loading them. pubsub.OBJECTS, without importing pubsub for each queue
+# (a test checks the two are the same).
+PUBSUB_OBJECTS = ("TOPIC", "SUB")
 
 DETAIL_CSECT = "CSQMDRTC"  # the module that writes CSQM293I and CSQM201I
 STATUS_CAP = 999_999_999  # z/OS shows larger numbers in channel status as 999999999
@@ -79,19 +78,31 @@ def handle(ctx: Any, req: Any) -> Response:
     obj = req.object.name
     if obj in ("LOG", "ARCHIVE"):
         record = manager(ctx.tx, ctx.system, ctx.now)
+        from . import logs
+
         show = logs.display_log if obj == "LOG" else logs.display_archive
         return show(ctx, req, record)
     if obj == "USAGE":
+        from . import pagesets
+
         return pagesets.display_usage(ctx, req)
     if obj == "TRACE":
+        from . import trace
+
         return trace.display(ctx, req)
     if obj == "SYSTEM":
+        from . import sysparms
+
         return sysparms.display_system(ctx, req, manager(ctx.tx, ctx.system, ctx.now))
     if obj == "QMGR":
         return _qmgr(ctx, req)
     if obj in ("TPSTATUS", "PUBSUB"):
+        from . import pubsub
+
         return pubsub.display_status(ctx, req)
     if obj == "SBSTATUS":
+        from . import pubsub
+
         problem = pubsub.inhibited(ctx, req)
         if problem is not None:
             return problem
@@ -100,9 +111,11 @@ def handle(ctx: Any, req: Any) -> Response:
 
         return display_chinit(ctx, req)
     if obj == "CHLAUTH":
+        from . import chlauth
+
         manager(ctx.tx, ctx.system, ctx.now)
         return chlauth.display(ctx, req)
-    if obj == "CHSTATUS" and not chinit_active(ctx.system, manager(ctx.tx, ctx.system, ctx.now)):
+    if obj == "CHSTATUS" and not _chinit_active(ctx):
         # IBM: DISPLAY CHSTATUS needs the channel initiator.
         result = reply(req, FAILED)
         result.add("CSQM131I")
@@ -119,8 +132,12 @@ def handle(ctx: Any, req: Any) -> Response:
         selected = set(SAVED_FIELDS) if saved else None if req.select_all else {*CURRENT_FIELDS, *req.select}
     blocks = [(record, _attributes(ctx, obj, record, selected)) for record in records]
     if obj == "SUB" and req.get("DISTYPE") == "DEFINED":
+        from . import pubsub
+
         blocks = [(record, pubsub.as_defined(record, lines)) for record, lines in blocks]
     if req.has("WHERE"):
+        from . import where
+
         test = where.parse(req, req.object, req.get("WHERE"))
         if isinstance(test, Response):
             return test
@@ -143,7 +160,7 @@ def handle(ctx: Any, req: Any) -> Response:
 Block = tuple[ObjectRecord, list[tuple[str, Any]]]
 
 
-def _filtered(ctx: Any, obj: str, blocks: list[Block], test: where.Filter, selected: set[str] | None) -> list[Block]:
+def _filtered(ctx: Any, obj: str, blocks: list[Block], test: Filter, selected: set[str] | None) -> list[Block]:
     """The objects whose shown value of the filter keyword passes it; an object without
     that attribute is left out. The keyword joins the attributes shown, as on z/OS."""
     out: list[Block] = []
@@ -165,10 +182,14 @@ def _matching(ctx: Any, req: Any) -> list[ObjectRecord]:
     if obj == "CHANNEL" and "CHLTYPE" in req.params:
         records = [r for r in records if r.attrs.get("CHLTYPE") == req.get("CHLTYPE")]
     if obj == "CHSTATUS" and req.get("SAVED"):
+        from mqtool.engine.channels.status import ChannelStatus
+
         records = [r for r in records if ChannelStatus.load(r.status).saved]
     elif obj == "CHSTATUS":
         records = [r for r in records if str(r.status.get("state") or "") not in IDLE_STATES]
     if obj in ("TOPIC", "SUB", "SBSTATUS"):
+        from . import pubsub
+
         records = pubsub.filtered(ctx, req, records)
     return sorted(records, key=lambda r: (r.name, r.type))
 
@@ -232,7 +253,9 @@ def _computed(ctx: Any, obj: str, record: ObjectRecord) -> dict[str, Any]:
         values["QMID"] = qmid(ctx.system, record)
     if record.type in QUEUE_TYPES:
         values |= {"TYPE": record.type, "CRDATE": created[0], "CRTIME": created[1]}
-    if record.type in pubsub.OBJECTS:
+    if record.type in PUBSUB_OBJECTS:
+        from . import pubsub
+
         values |= pubsub.computed(ctx, obj, record)
     if obj == "QSTATUS":
         values["TYPE"] = "QUEUE"
@@ -263,7 +286,12 @@ def _queue_status(ctx: Any, record: ObjectRecord) -> dict[str, Any]:
     qmgr_monq = str(manager(ctx.tx, system, ctx.now).attrs.get("MONQ", "OFF"))
     monq = str(record.attrs.get("MONQ", "QMGR"))
     values["MONQ"] = "OFF" if qmgr_monq == "NONE" else qmgr_monq if monq == "QMGR" else monq
-    values["QTIME"] = "" if values["MONQ"] == "OFF" else "{},{}".format(*queue_times(ctx.tx, system.name, record.name))
+    if values["MONQ"] == "OFF":
+        values["QTIME"] = ""
+    else:
+        from mqtool.engine.zos.stats import queue_times
+
+        values["QTIME"] = "{},{}".format(*queue_times(ctx.tx, system.name, record.name))
     last = runs.last_put_get(ctx.tx.conn, system.name, record.name)
     for kind, stamp in zip(("PUT", "GET"), last, strict=True):
         day, time = date_time(system, stamp) if stamp else ("", "")
@@ -297,6 +325,10 @@ def _channel_status(ctx: Any, record: ObjectRecord) -> dict[str, Any]:
         values[key] = ",".join(str(v) for v in pair) if isinstance(pair, (list, tuple)) else (pair or "")
     if not _monitoring(ctx, record):
         values["COMPRATE"] = values["COMPTIME"] = ""
+    from mqtool.engine.channels.ends import End
+    from mqtool.engine.channels.mca import retries_left
+    from mqtool.engine.channels.status import ChannelStatus
+
     channel = ChannelStatus.load(status)
     values |= _channel_run(ctx, record, channel)
     indoubt = channel.indoubt
@@ -366,3 +398,9 @@ def _qmgr(ctx: Any, req: Any) -> Response:
     block.attrs = _attributes(ctx, "QMGR", record, selected)
     block.lines = ["END QMGR DETAILS"]
     return result
+
+
+def _chinit_active(ctx: Any) -> bool:
+    from mqtool.engine.channels.partner import chinit_active
+
+    return chinit_active(ctx.system, manager(ctx.tx, ctx.system, ctx.now))

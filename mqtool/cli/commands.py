@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -160,6 +159,8 @@ def _unquoted(arguments: tuple[str, ...]) -> str | None:
     # MQSC quotes values with apostrophes: "DIS QLOCAL('x')" reads better than shlex's form.
     if "'" in text and not any(char in text for char in '"$`\\!'):
         return f'"{text}"'
+    import shlex  # here: `cmd` need not load it
+
     return shlex.quote(text)
 
 

@@ -17,23 +17,36 @@ if TYPE_CHECKING:
     from mqtool.clock import Clock
     from mqtool.state import Store
 
-# platform (as in SystemRecord.platform) -> the package that registers it
+# platform (as in SystemRecord.platform) -> the module that registers it
 PLATFORMS: dict[str, str] = {
-    "ztpf": "mqtool.engine.ztpf",
-    "zos": "mqtool.engine.zos",
+    "ztpf": "mqtool.engine.ztpf.platform",
+    "zos": "mqtool.engine.zos.platform",
 }
 # Services of the engine that run on every platform and register timers too.
 SERVICES: tuple[str, ...] = ("mqtool.engine.channels.mca", "mqtool.engine.core.subscriptions")
 _LOADED: list[bool] = []
+_PLATFORMS_LOADED: list[bool] = []
+
+
+def load_platforms() -> None:
+    """Imports every platform once: their models register, and their timers, among them
+    every observer (timers.OBSERVERS, which quiet_until reads). The services' timers
+    act, so a tick that runs a platform's timer need not import them (tick.py)."""
+    if _PLATFORMS_LOADED:
+        return
+    for module in PLATFORMS.values():
+        importlib.import_module(module)
+    _PLATFORMS_LOADED.append(True)
 
 
 def load() -> None:
-    """Imports every platform package once (their models and timers register), then the
-    services around them (the channel agents' timer)."""
+    """Imports every platform once (their models and timers register), then the
+    services around them (the channel agents' timer, the subscriptions' expiry)."""
     if _LOADED:
         return
-    for package in (*PLATFORMS.values(), *SERVICES):
-        importlib.import_module(package)
+    load_platforms()
+    for module in SERVICES:
+        importlib.import_module(module)
     _LOADED.append(True)
 
 

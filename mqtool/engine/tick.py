@@ -3,18 +3,18 @@ inside a store transaction. Called at the start of every command, by `.advance`,
 the real-time loop of `mqtool serve` and the shell (SPEC section 8).
 
 The timer functions are registered by the platforms (timers.py); `platforms.load()`
-imports them all once, so a timer of any platform is found whatever was imported."""
+imports them all once, so a timer of any platform is found whatever was imported. Only
+a tick with a timer due imports them (a command with none due does not), and the
+services (channels, subscriptions) only for a timer that no platform registers."""
 
 from __future__ import annotations
 
 import weakref
 from typing import TYPE_CHECKING
 
-from mqtool.engine import platforms
-from mqtool.engine.timers import TIMERS, TickContext, Wake
-
 if TYPE_CHECKING:
     from mqtool.clock import Clock
+    from mqtool.engine.timers import TickContext
     from mqtool.state import Store
 
 
@@ -23,12 +23,14 @@ if TYPE_CHECKING:
 _NOBODY: weakref.WeakKeyDictionary[Store, tuple[int, int]] = weakref.WeakKeyDictionary()
 
 
-def reap_subscribers(store: Store) -> int:
+def reap_subscribers(store: Store, generation: tuple[int, int] | None = None) -> int:
     """The queue manager's clean-up after connections that failed: subscriptions held by
     processes that have ended (core/subscriptions.py). Run before every command and by
     every tick: one read while some process holds a subscription, none while nobody does
-    and the store is unchanged (and the module of subscriptions is not even imported)."""
-    generation = store.generation()
+    and the store is unchanged (and the module of subscriptions is not even imported).
+    `generation`: the store's generation when the caller has just read it."""
+    if generation is None:
+        generation = store.generation()
     if _NOBODY.get(store) == generation:
         return 0
     with store.transaction(write=False) as tx:
@@ -36,6 +38,7 @@ def reap_subscribers(store: Store) -> int:
     if held is None:
         _NOBODY[store] = generation
         return 0
+    from mqtool.engine import platforms
     from mqtool.engine.core.subscriptions import reap
 
     return reap(store, platforms.model)
@@ -46,7 +49,7 @@ def tick(store: Store, clock: Clock, now: float) -> int:
     Subscriptions whose holders have ended are cleaned up first."""
     reap_subscribers(store)
     runs = 0
-    context = TickContext(store, clock, now)
+    context: TickContext | None = None
     while True:
         with store.transaction(write=False) as tx:
             row = tx.conn.execute(
@@ -55,7 +58,18 @@ def tick(store: Store, clock: Clock, now: float) -> int:
             ).fetchone()
         if row is None:
             return runs
-        platforms.load()
+        # The platforms register their timers when imported: only a tick that has a
+        # timer to run imports them (a command that finds none starts faster), and the
+        # services (channels, subscriptions) only for a timer of theirs: the z/TPF MQ
+        # monitor, due every 5 seconds, does not load the channel agents.
+        from mqtool.engine import platforms
+        from mqtool.engine.timers import TIMERS, TickContext, Wake
+
+        platforms.load_platforms()
+        if row[1] not in TIMERS:
+            platforms.load()
+        if context is None:
+            context = TickContext(store, clock, now)
         system_name, name, due = row
         with store.transaction() as tx:
             # Another process may have run it meanwhile: re-read under the write lock.

@@ -102,7 +102,17 @@ FRAMING = ("CSQM293I",)
 
 def parameter_name(keyword: str) -> str:
     """An attribute's name in `parameters`: lower case, as IBM returns them."""
-    return keyword.strip().lower().replace(" ", "_")
+    name = _PARAMETER_NAMES.get(keyword)
+    if name is None:
+        name = keyword.strip().lower().replace(" ", "_")
+        if len(_PARAMETER_NAMES) < _PARAMETER_NAMES_KEPT:  # the tables' keywords, and a few more
+            _PARAMETER_NAMES[keyword] = name
+    return name
+
+
+# parameter_name's answers, kept: every display block names the same few hundred keywords.
+_PARAMETER_NAMES: dict[str, str] = {}
+_PARAMETER_NAMES_KEPT = 4096
 
 
 def command_json(session: Any, line: str, where: str | None = None) -> dict[str, Any]:

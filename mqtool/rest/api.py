@@ -109,7 +109,9 @@ def parse_body(body: bytes) -> dict[str, Any]:
         text = body.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise RestError(400, "MQT0360E", problem=f"not UTF-8 (byte {exc.start})") from None
-    if _depth(text) > MAX_DEPTH:
+    # Nesting cannot go deeper than the text has opening brackets: only a text with more
+    # than MAX_DEPTH of them (counted in C, far faster) needs the character walk.
+    if text.count("[") + text.count("{") > MAX_DEPTH and _depth(text) > MAX_DEPTH:
         raise RestError(400, "MQT0360E", problem=f"nested more than {MAX_DEPTH} levels deep")
     try:
         document = json.loads(
@@ -250,6 +252,8 @@ class RestApi:
         self._session: Any = None
         self._managers: dict[str, Any] = {}
         self._managers_generation: tuple[int, int] | None = None
+        # z/OS system -> (what the store was when read, whether its command server is stopped)
+        self._cmdserv: dict[str, tuple[tuple[Any, int], bool]] = {}
         self._connections: dict[tuple[str, str], int] = {}  # (z/OS system, REST user) -> DISPLAY CONN's row
 
     @property
@@ -298,25 +302,37 @@ class RestApi:
             pass  # the rows of a process that has ended are left out when read anyway
         self._connections.clear()
 
-    def _command_server(self, system: Any, qmgr: str) -> None:
+    def _command_server(self, system: Any, qmgr: str, generation: tuple[int, int]) -> None:
         """RestError 503 while a z/OS queue manager's command server is stopped (STOP
-        CMDSERV): the REST API's MQSC commands go through it."""
+        CMDSERV): the REST API's MQSC commands go through it. Read again only when the
+        store may have changed: another connection committed (`generation`, read before
+        this call) or this one wrote a row (sqlite3's total_changes counts every row
+        written, by triggers too, committed or not)."""
         if system.platform != "zos":
             return
-        with self.session.store.transaction(write=False) as tx:
-            record = tx.get_object(system.name, "QMGR", system.name)
-        if record is not None and record.status.get("cmdserv") == "STOPPED":
+        store = self.session.store
+        seen = (generation, store.conn.total_changes)
+        known = self._cmdserv.get(system.name)
+        if known is not None and known[0] == seen:
+            stopped = known[1]
+        else:
+            with store.transaction(write=False) as tx:
+                record = tx.get_object(system.name, "QMGR", system.name)
+            stopped = record is not None and record.status.get("cmdserv") == "STOPPED"
+            self._cmdserv[system.name] = (seen, stopped)
+        if stopped:
             raise RestError(503, "MQT0464E", completion=2, reason=2322, qmgr=qmgr)
 
     # -- queue managers ---------------------------------------------------------
-    def managers(self) -> dict[str, Any]:
+    def managers(self, generation: tuple[int, int] | None = None) -> dict[str, Any]:
         """Queue manager name -> (system record, QMGR object), read again only when
-        the store's systems may have changed."""
+        the store's systems may have changed (`generation`: the store's, just read)."""
         session = self.session
-        systems = session.systems()
-        generation = session.store.generation()
+        if generation is None:
+            generation = session.store.generation()
         if generation != self._managers_generation:
             found: dict[str, Any] = {}
+            systems = session.systems(generation)
             with session.store.transaction(write=False) as tx:
                 for system in systems:
                     for qmgr in tx.objects(system.name, "QMGR"):
@@ -324,8 +340,8 @@ class RestApi:
             self._managers, self._managers_generation = found, generation
         return self._managers
 
-    def manager(self, name: str) -> Any:
-        found = self.managers().get(name)
+    def manager(self, name: str, generation: tuple[int, int] | None = None) -> Any:
+        found = self.managers(generation).get(name)
         if found is None:
             raise RestError(404, "MQWB0009E", completion=2, reason=2058, qmgr=name)
         return found
@@ -355,9 +371,10 @@ class RestApi:
         from . import authority
         from .build import build, field
 
-        system, _ = self.manager(qmgr)
+        generation = self.session.store.generation()
+        system, _ = self.manager(qmgr, generation)
         self.connected(system, user.name)
-        self._command_server(system, qmgr)
+        self._command_server(system, qmgr, generation)
         document = parse_body(body)
         kind = field(document, "type", str, required=True)
         if kind not in ("runCommand", "runCommandJSON"):
@@ -394,7 +411,11 @@ class RestApi:
                 response.add("MQT0301E", command=built.refusal)
                 result = response_json(response, None)
             else:
-                result = outcome_json(session, session.execute_command(command))
+                outcome = session.execute_command(command, lines=False)
+                if outcome.response is not None and outcome.system == system.name:
+                    result = response_json(outcome.response, system)  # outcome_json, without reading the systems
+                else:
+                    result = outcome_json(session, outcome)
             reply = json_reply(200, {"commandResponse": result["commandResponse"], **_overall(result)})
         if verb.name is not None and not verb.writes:
             reply.valid_until = self._valid_until()
@@ -417,8 +438,10 @@ class RestApi:
         """How long a display stays what it is while the store does not change: to the
         end of the clock's second (displays show times to the second, and MSGAGE and
         the like count from now), or to the next timer falling due if that is sooner."""
-        with self.session.store.transaction(write=False) as tx:
-            due = tx.conn.execute("SELECT min(due) FROM timers").fetchone()[0]
+        due = self.session.next_timer_due()  # as the command's own tick found it
+        if due is None:
+            with self.session.store.transaction(write=False) as tx:
+                due = tx.conn.execute("SELECT min(due) FROM timers").fetchone()[0]
         now = self.clock.timestamp()
         end = math.floor(now) + 1.0
         return end if due is None else min(end, float(due))

@@ -47,6 +47,7 @@ _WAIT_FIRST, _WAIT_MAX = 0.01, 0.2
 # Request bodies up to this size have their read-only answers cached (AnswerCache).
 _CACHED_BODY = 4096
 _REALM = [("WWW-Authenticate", 'Basic realm="mqtool"')]
+_CSRF = CSRF_HEADER.encode()
 # The stream reader's buffer of an https connection (the HTTP server's plain one reads 64 KiB).
 _READ_LIMIT = 64 * 1024
 
@@ -132,9 +133,12 @@ class AnswerCache:
         return reply
 
     def put(self, key: tuple[str, bytes], reply: Reply, version: int) -> None:
-        """Keeps a read-only command's answer made while the store was at `version`,
-        unless something was committed meanwhile (by the command's own timers too)."""
-        if reply.valid_until is None or len(key[1]) > _CACHED_BODY or version < 0 or self.version() != version:
+        """Keeps a read-only command's answer made after the store was at `version` (read
+        before the command ran). The answer shows that version or a later one, so it is
+        never given for a store that changed after it was made: a commit after `version`
+        (another process's, or the command's own timers') makes get() drop it. Reading
+        the version again here would cost a query per command and spare nothing."""
+        if reply.valid_until is None or len(key[1]) > _CACHED_BODY or version < 0:
             return
         if len(self._answers) >= _CACHE_LIMIT:
             self._answers.clear()
@@ -234,12 +238,7 @@ class RestConnection(_Connection):
         method = request.method.decode("ascii", "replace").upper()
         target = request.target
         path, _, query_text = target.partition(b"?")
-        segments = _request_segments(path)
-        if segments is None or len(segments) < 4 or segments[:2] != ["ibmmq", "rest"] or segments[2] not in VERSIONS:
-            raise RestError(404, "MQWB0116E")
-        version = VERSIONS[segments[2]]
-        route = segments[3:]
-        allowed, kind, names = _route(route)
+        version, allowed, kind, names = _resolve(path)
         header = _header(request, b"authorization")
         user = rest.auth.known(header)
         if user is None and header is not None:
@@ -258,25 +257,27 @@ class RestConnection(_Connection):
                 path=path.decode("latin-1"),
                 allowed=", ".join(allowed),
             )
-        if method != "GET" and _header(request, CSRF_HEADER.encode()) is None:
+        if method != "GET" and _header(request, _CSRF) is None:
             raise RestError(403, "MQWB0100E", header=CSRF_HEADER)
-        headers = {name.decode("latin-1"): value.decode("latin-1") for name, value in request.headers}
         if kind == "qmgr":
             return await rest.call(rest.api.qmgr, names[0] if names else None)
         if kind == "mqsc":
             if not user.has("MQWebAdmin", "MQWebAdminRO", "MQWebUser"):
                 raise RestError(403, "MQWB0103E", action="run commands on", target=names[0])
-            media = headers.get("content-type", "").partition(";")[0].strip().lower()
+            media = _last_header(request, b"content-type").partition(";")[0].strip().lower()
             if media != "application/json":
                 raise RestError(415, "MQWB0306E")
             key = (names[0], self.body)
+            if len(self.body) > _CACHED_BODY:  # never kept: no version to read
+                return await rest.call(rest.api.mqsc, names[0], self.body, user)
             cached = rest.answers.get(key)
             if cached is not None:
                 return cached
-            version = rest.answers.version()
+            store_version = rest.answers.version()
             reply = await rest.call(rest.api.mqsc, names[0], self.body, user)
-            rest.answers.put(key, reply, version)
+            rest.answers.put(key, reply, store_version)
             return reply
+        headers = {name.decode("latin-1"): value.decode("latin-1") for name, value in request.headers}
         if kind == "topic":
             if not user.has("MQWebUser"):
                 raise RestError(403, "MQWB0103E", action="publish to", target=names[1])
@@ -355,6 +356,38 @@ def _named_user(header: str) -> str:
     name = decoded.partition(":")[0]
     shown = "".join(char if char.isprintable() and not char.isspace() else "?" for char in name[:64])
     return shown or "(empty)"
+
+
+def _last_header(request: h11.Request, name: bytes) -> str:
+    """The last value of a header ("" without it), as a dict of the headers gives it."""
+    found = b""
+    for key, value in request.headers:
+        if key == name:
+            found = value
+    return found.decode("latin-1")
+
+
+_Resolved = tuple[int, tuple[str, ...], str, list[str]]
+# Request paths resolved before (clients send the same few again and again), so that
+# a request does not pay the percent-decoding and checks of every segment; emptied
+# when it holds _CACHE_LIMIT paths. Paths that are refused are not kept.
+_RESOLVED: dict[bytes, _Resolved] = {}
+
+
+def _resolve(path: bytes) -> _Resolved:
+    """(API version, allowed methods, kind, names) of a request path; RestError 404."""
+    found = _RESOLVED.get(path)
+    if found is not None:
+        return found
+    segments = _request_segments(path)
+    if segments is None or len(segments) < 4 or segments[:2] != ["ibmmq", "rest"] or segments[2] not in VERSIONS:
+        raise RestError(404, "MQWB0116E")
+    allowed, kind, names = _route(segments[3:])
+    found = (VERSIONS[segments[2]], allowed, kind, names)
+    if len(_RESOLVED) >= _CACHE_LIMIT:
+        _RESOLVED.clear()
+    _RESOLVED[path] = found
+    return found
 
 
 def _route(route: list[str]) -> tuple[tuple[str, ...], str, list[str]]:
