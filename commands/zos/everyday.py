@@ -8,7 +8,7 @@ manager in no group and no cluster answers them."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from mqtool.engine.console import console
 from mqtool.response import Response
@@ -74,14 +74,17 @@ def _last_commands(verb: str, obj: str) -> Callable[[Any, Any], Response] | None
         from . import trace
 
         return trace.alter
-    from . import recovery
-
-    return {
-        ("RECOVER", "BSDS"): recovery.recover_bsds,
-        ("RESOLVE", "INDOUBT"): recovery.resolve_indoubt,
-        ("RESET", "TPIPE"): recovery.reset_tpipe,
-        ("RESET", "QMGR"): recovery.reset_qmgr,
+    handler = {
+        ("RECOVER", "BSDS"): "recover_bsds",
+        ("RESOLVE", "INDOUBT"): "resolve_indoubt",
+        ("RESET", "TPIPE"): "reset_tpipe",
+        ("RESET", "QMGR"): "reset_qmgr",
     }.get((verb, obj))
+    if handler is None:
+        return None
+    from . import recovery  # only for its commands: it loads the z/OS log
+
+    return cast(Callable[[Any, Any], Response], getattr(recovery, handler))
 
 
 def command_words(req: Any) -> str:
