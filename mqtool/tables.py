@@ -73,9 +73,6 @@ class KeywordSpec:
     max_items: int | None = None
     ranges: bool = False  # a list that takes inclusive ranges: CLASS(01:03) is CLASS(1,2,3)
     shown_only: bool = False  # stored and shown; the engine gives it no behaviour (the man page says so)
-    # a list DISPLAY shows one KEYWORD(item) line per item, whose items may hold commas
-    # (a policy's SIGNER and RECIP distinguished names)
-    repeat: bool = False
 
     def describe_values(self) -> str:
         """The allowed values, as an error message and the man page say them."""
@@ -245,7 +242,6 @@ def _keyword(name: str, row: dict[str, Any]) -> KeywordSpec:
         max_items=row.get("max_items"),
         ranges=_flag(row.get("ranges"), False),
         shown_only=_flag(row.get("shown_only"), False),
-        repeat=_flag(row.get("repeat"), False),
     )
 
 

@@ -51,7 +51,9 @@ NOT_BUILT = "not built in mqtool (MQT0400E)"
 # Commands of IBM MQ on other platforms (the MQSC reference's pages whose z/OS column is
 # empty, IBM MQ 9.4: listener, service and communication information objects and their
 # status, authority records and services, queue manager status, application status,
-# PING QMGR, PURGE CHANNEL; DELETE QUEUE is no MQSC command on any platform).
+# PING QMGR, PURGE CHANNEL; DELETE QUEUE is no MQSC command on any platform). SET, DISPLAY
+# and DELETE POLICY: IBM's pages are "... on Multiplatforms" (9.2 to 9.4); z/OS manages
+# AMS policies with the CSQ0UTIL utility (setmqspl, dspmqspl), not with MQSC.
 ZOS_LACKS_METHODS = {
     "alter_comminfo": "COMMINFO",
     "alter_listener": "LISTENER",
@@ -62,6 +64,7 @@ ZOS_LACKS_METHODS = {
     "delete_authrec": "AUTHREC",
     "delete_comminfo": "COMMINFO",
     "delete_listener": "LISTENER",
+    "delete_policy": "POLICY",
     "delete_queue": "QUEUE",
     "delete_service": "SERVICE",
     "display_apstatus": "APSTATUS",
@@ -71,6 +74,7 @@ ZOS_LACKS_METHODS = {
     "display_entauth": "ENTAUTH",
     "display_listener": "LISTENER",
     "display_lsstatus": "LSSTATUS",
+    "display_policy": "POLICY",
     "display_qmstatus": "QMSTATUS",
     "display_service": "SERVICE",
     "display_svstatus": "SVSTATUS",
@@ -82,6 +86,7 @@ ZOS_LACKS_METHODS = {
     "restart_listener": "LSSTATUS",  # STOP LISTENER(name) on z/OS names no object; status: LSSTATUS
     "restart_service": "SERVICE",
     "set_authrec": "AUTHREC",
+    "set_policy": "POLICY",
     "stop_conn": "CONN",  # STOP CONN is Multiplatforms' only
     "start_listener_sync": "LSSTATUS",
     "start_service": "SERVICE",
@@ -126,7 +131,7 @@ ANSWERED_AS_ZOS_METHODS = {
     "resolve_channel": "MQT0521E",  # the channel has no batch in doubt
     "reset_tpipe": "MQT0463E",  # the queue manager has no IMS bridge (no XCF member to reset a Tpipe with)
 }
-# Every method whose MQSC command z/OS has is built (bread-last built the last eleven).
+# Every method whose MQSC command z/OS has is built (bread-last built the last of them).
 NOT_BUILT_METHODS: set[str] = set()
 # The listener helpers send START/STOP LISTENER with a listener's name, which z/OS's
 # START and STOP LISTENER do not take (z/OS has no listener objects: CSQ9030E), and poll
@@ -162,10 +167,9 @@ ZOS_MAPPING_GAPS: dict[str, set[str]] = {
     "conn": {"ASID", "NID"},
     # DISPLAY QMGR on z/OS: the DNS group and WLM registration, intra-group queuing
     "qmgr": {"DNSGROUP", "DNSWLM", "IGQ"},
-    # pymqrest's mapping data has no response keys at all for these qualifiers (bread-last):
-    # DISPLAY MAXSMSGS's one value and DISPLAY POLICY's attributes
+    # pymqrest's mapping data has no response keys at all for this qualifier (bread-last):
+    # DISPLAY MAXSMSGS's one value
     "maxsmsgs": {"MAXSMSGS"},
-    "policy": {"POLICY", "SIGNALG", "ENCALG", "SIGNER", "RECIP", "ENFORCE", "KEYREUSE"},
 }
 
 

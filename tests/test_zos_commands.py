@@ -11,7 +11,12 @@ in the MQSC commands reference (https://www.ibm.com/docs/en/ibm-mq/9.4.x?topic=r
 The commands of other platforms are those pages whose z/OS column is empty (listener,
 service and communication information objects, authority records, DISPLAY QMSTATUS,
 APSTATUS, LSSTATUS, SVSTATUS, ENTAUTH, AUTHSERV, PING QMGR, PURGE CHANNEL, STOP CONN:
-"STOP CONN (stop a connection) on Multiplatforms").
+"STOP CONN (stop a connection) on Multiplatforms"), and SET, DISPLAY and DELETE POLICY:
+IBM's pages are "SET POLICY (set security policy) on Multiplatforms" and its DISPLAY and
+DELETE neighbours (IBM MQ 9.2 to 9.4, refadmin/q120800_, q120820_, q120810_); on z/OS,
+Advanced Message Security policies are managed with the CSQ0UTIL batch utility
+(setmqspl, dspmqspl: "The message security policy utility (CSQ0UTIL)", refadmin/q118900_),
+not with MQSC.
 
 Each command is given in a form IBM documents (its required keywords), so that when
 mqtool builds it the walk still sees a real response."""
@@ -78,7 +83,6 @@ ZOS_COMMANDS: list[tuple[str, str, str]] = [
     ("DISPLAY", "LOG", "DISPLAY LOG"),
     ("DISPLAY", "MAXSMSGS", "DISPLAY MAXSMSGS"),
     ("DISPLAY", "NAMELIST", "DISPLAY NAMELIST(*)"),
-    ("DISPLAY", "POLICY", "DISPLAY POLICY(*)"),
     ("DISPLAY", "PROCESS", "DISPLAY PROCESS(*)"),
     ("DISPLAY", "PUBSUB", "DISPLAY PUBSUB"),
     ("DISPLAY", "QALIAS", "DISPLAY QALIAS(*)"),
@@ -122,7 +126,6 @@ ZOS_COMMANDS: list[tuple[str, str, str]] = [
     ("SET", "ARCHIVE", "SET ARCHIVE DEFAULT"),
     ("SET", "CHLAUTH", "SET CHLAUTH('*') TYPE(BLOCKUSER) USERLIST('nobody')"),
     ("SET", "LOG", "SET LOG DEFAULT"),
-    ("SET", "POLICY", "SET POLICY(WALK.QL) SIGNALG(SHA256)"),
     ("SET", "SYSTEM", "SET SYSTEM DEFAULT"),
     ("START", "CHANNEL", "START CHANNEL(WALK.RCVR)"),
     ("START", "CHINIT", "START CHINIT"),
@@ -142,7 +145,6 @@ ZOS_COMMANDS: list[tuple[str, str, str]] = [
     ("DELETE", "TOPIC", "DELETE TOPIC(WALK.TOPIC)"),
     ("DELETE", "PROCESS", "DELETE PROCESS(WALK.PROC)"),
     ("DELETE", "NAMELIST", "DELETE NAMELIST(WALK.NL)"),
-    ("DELETE", "POLICY", "DELETE POLICY(WALK.QL)"),
     ("DELETE", "CFSTRUCT", "DELETE CFSTRUCT(APP1)"),
     ("DELETE", "BUFFPOOL", "DELETE BUFFPOOL(5)"),
     ("DELETE", "AUTHINFO", "DELETE AUTHINFO(WALK.AI)"),
@@ -184,6 +186,10 @@ ELSEWHERE: list[tuple[str, str]] = [
     ("PING QMGR", "QMGR"),
     ("PURGE CHANNEL(WALK.MQTT)", "PURGE"),
     ("STOP CONN(1234) TYPE(HANDLE)", "CONN"),  # STOP CONN is Multiplatforms' only
+    # AMS policies: Multiplatforms MQSC; z/OS manages them with CSQ0UTIL (setmqspl, dspmqspl)
+    ("SET POLICY(WALK.QL) SIGNALG(SHA256)", "POLICY"),
+    ("DISPLAY POLICY(*)", "POLICY"),
+    ("DELETE POLICY(WALK.QL)", "POLICY"),
 ]
 
 REFUSED_AS_TYPING = ("CSQ9001E", "MQT0001E", "MQT0013E", "MQT0014E")
@@ -191,7 +197,7 @@ REFUSED_AS_TYPING = ("CSQ9001E", "MQT0001E", "MQT0013E", "MQT0014E")
 
 def test_the_list_names_each_ibm_command_once() -> None:
     pairs = [(verb, obj) for verb, obj, _ in ZOS_COMMANDS]
-    assert len(pairs) == len(set(pairs)) == 129
+    assert len(pairs) == len(set(pairs)) == 126
     for verb, obj, line in ZOS_COMMANDS:
         assert line.startswith(f"{verb} {obj}"), line
 
@@ -220,7 +226,7 @@ STILL_NOT_BUILT = {"SUSPEND QMGR LOG", "RESUME QMGR LOG"}
 
 def test_only_the_log_suspension_is_left_unbuilt(mq: Any) -> None:
     """Every other command of IBM's list runs: the last of them (ALTER TRACE, DEFINE LOG,
-    MAXSMSGS, POLICY, RECOVER BSDS, RESET QMGR and TPIPE, RESOLVE INDOUBT) are built."""
+    MAXSMSGS, RECOVER BSDS, RESET QMGR and TPIPE, RESOLVE INDOUBT) are built."""
     mq("cmd", "-CSQ1 DEFINE QLOCAL(WALK.QL2)")
     unbuilt = set()
     for _verb, _obj, line in ZOS_COMMANDS:

@@ -223,9 +223,6 @@ def _attributes(ctx: Any, obj: str, record: ObjectRecord, selected: set[str] | N
             # TRIGGER or NOTRIGGER: the word alone, as z/OS shows a switch
             lines.append((keyword.name if value == "YES" else str(keyword.negation), None))
             continue
-        if keyword.repeat and isinstance(value, list) and value:
-            lines.extend((keyword.name, str(item)) for item in value)  # SIGNER(dn) SIGNER(dn)
-            continue
         lines.append((keyword.name, None if value is None and obj == "CHSTATUS" else value_text(value)))
     return lines
 

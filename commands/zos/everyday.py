@@ -56,16 +56,12 @@ def _handler(verb: str, obj: str) -> Callable[[Any, Any], Response] | None:
 
 
 def _last_commands(verb: str, obj: str) -> Callable[[Any, Any], Response] | None:
-    """bread-last: the last commands of IBM's z/OS list (maxsmsgs.py, policy.py, recovery.py,
-    DEFINE LOG in logs.py, ALTER TRACE in trace.py)."""
+    """bread-last: the last commands of IBM's z/OS list (maxsmsgs.py, recovery.py, DEFINE
+    LOG in logs.py, ALTER TRACE in trace.py)."""
     if obj == "MAXSMSGS":
         from . import maxsmsgs
 
         return maxsmsgs.handle
-    if obj == "POLICY":
-        from . import policy
-
-        return policy.handle
     if (verb, obj) == ("DEFINE", "LOG"):
         from . import active_only, logs
 

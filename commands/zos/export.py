@@ -7,9 +7,9 @@ changed, built-in objects that are gone as DELETE. The order replays without err
 page sets, storage classes, authentication information, the queue manager, queues,
 channels, then the system default objects (which give later DEFINEs their defaults, so
 they change last), channel authentication records (SET CHLAUTH ... ACTION(REPLACE) as
-dmpmqcfg writes them; ACTION(REMOVE) for a back-stop record that is gone), Advanced
-Message Security policies (SET POLICY ... ACTION(REPLACE)), then deletions. SET LOG and
-SET ARCHIVE values are run-time and are not exported (a comment names any in effect).
+dmpmqcfg writes them; ACTION(REMOVE) for a back-stop record that is gone), then
+deletions. SET LOG and SET ARCHIVE values are run-time and are not exported (a comment
+names any in effect).
 """
 
 from __future__ import annotations
@@ -176,7 +176,6 @@ def lines(tx: Transaction, system: SystemRecord, all_attributes: bool = False) -
     emit(of_type("SUB"))
     out += late
     out += _chlauth(tx, system, cpf, all_attributes)
-    out += _policies(tx, system, cpf)
     # A storage class goes once no queue (default objects included) names it, a page set
     # once no storage class does.
     deleted(("STGCLASS", "PSID", "BUFFPOOL"))
@@ -222,23 +221,6 @@ def set_chlauth_line(cpf: str, record: Any, action: str) -> ExportLine:
             words.append(f"{keyword}({value if keyword in CHLAUTH_WORDS else quote(str(value))})")
     head = f"{cpf} SET CHLAUTH({quote(record.profile)}) TYPE({kind})"
     return ExportLine(head, [*words, f"ACTION({action})"], "CHLAUTH", record.profile)
-
-
-def _policies(tx: Transaction, system: SystemRecord, cpf: str) -> list[ExportLine]:
-    """SET POLICY(name) ... ACTION(REPLACE) for each Advanced Message Security policy, with
-    every attribute (a policy has few, and REPLACE sets the ones left out to defaults)."""
-    out = []
-    for record in sorted(tx.objects(system.name, "POLICY"), key=lambda r: r.name):
-        attrs = record.attrs
-        words = [f"SIGNALG({attrs.get('SIGNALG', 'NONE')})", f"ENCALG({attrs.get('ENCALG', 'NONE')})"]
-        for keyword in ("SIGNER", "RECIP"):
-            if attrs.get(keyword):
-                words.append(f"{keyword}({','.join(quote(str(dn)) for dn in attrs[keyword])})")
-        words.append("ENFORCE" if attrs.get("ENFORCE", "YES") == "YES" else "TOLERATE")
-        words.append(f"KEYREUSE({attrs.get('KEYREUSE', 'DISABLED')})")
-        head = f"{cpf} SET POLICY({_name('POLICY', record.name)})"
-        out.append(ExportLine(head, [*words, "ACTION(REPLACE)"], "POLICY", record.name))
-    return out
 
 
 def _runtime_note(qmgr: ObjectRecord) -> list[str]:

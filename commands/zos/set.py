@@ -1,6 +1,5 @@
 """SET LOG, SET ARCHIVE and SET SYSTEM: change log, archive and system parameters until
-the next restart; SET CHLAUTH: channel authentication records (chlauth.py); SET POLICY:
-policy.py."""
+the next restart; SET CHLAUTH: channel authentication records (chlauth.py)."""
 
 from __future__ import annotations
 
@@ -8,14 +7,11 @@ from typing import Any
 
 from mqtool.response import Response
 
-from . import active_only, chlauth, everyday, logs, manager, sysparms
+from . import active_only, chlauth, logs, manager, sysparms
 
 
 @active_only
 def handle(ctx: Any, req: Any) -> Response:
-    routed = everyday.route(ctx, req)  # SET POLICY
-    if routed is not None:
-        return routed
     record = manager(ctx.tx, ctx.system, ctx.now)
     if req.object.name == "CHLAUTH":
         return chlauth.set_record(ctx, req)

@@ -61,8 +61,8 @@ class Dialect:
         return tables.load(self.more_tables.get(type_, self.table_name))
 
     def knows(self, type_: str) -> bool:
-        # A type a document holds: z/OS's AMS policies (POLICY) are in the table and not in
-        # documents (SET POLICY is no DEFINE), so a plan leaves them as they are.
+        # A type a document holds, and a plan orders: a stored row of any other type (one
+        # the table has and no document does, or one no table has) is left as it is.
         return (type_ in self.table.objects or type_ in self.more_tables) and type_ in self.order
 
     def namespace(self, type_: str) -> str:

@@ -87,8 +87,6 @@ def object_types(platform: str, word: str) -> tuple[str, ...]:
     if platform == "zos":
         if spec.name == "CHLAUTH":
             return ("CHLAUTH",)  # SET CHLAUTH lines; the chlauth list of YAML and JSON
-        if spec.name == "POLICY":
-            return ("POLICY",)  # SET POLICY lines (commands only: documents hold no policies)
         stored = tuple(table.raw["objects"][spec.name].get("store") or (spec.name,))
         return stored if spec.name == QUEUES or spec.name in definable else ()
     return (spec.name,) if spec.name in definable else ()
@@ -195,13 +193,12 @@ def describe(app: App, selection: Selection) -> dict[str, Any]:
             for record in tx.objects(system.name):
                 # Definitions only: run-time records such as a started HTTP server's
                 # options in force are not objects of the dialect (its files configure it),
-                # nor are applications' subscriptions and managed subscription queues.
+                # nor are applications' subscriptions and managed subscription queues, nor
+                # rows of a type no table has (POLICY rows an unreleased build stored).
                 owner = next((t for t in (table, *more) if record.type in t.objects), None)
                 if owner is None or not selection.wants(system.platform, record.type, record.name):
                     continue
-                if is_runtime(record) or (system.platform == "zos" and record.type == "POLICY"):
-                    # AMS policies: SET POLICY lines of the command export; a document has
-                    # no policy section for apply
+                if is_runtime(record):
                     continue
                 base = owner.defaults(record.type)
                 if system.platform == "ztpf" and record.type == "CHL":

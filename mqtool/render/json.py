@@ -262,14 +262,7 @@ def _zos_parameters(message: Message) -> dict[str, Any]:
                 out[parameter_name(switch.name)] = "yes" if key == switch.name else "no"
             continue
         keyword = spec.keywords.get(key) if spec is not None else None
-        name = parameter_name(renamed.get(key, key))
-        if keyword is not None and keyword.repeat:
-            # one line per item (a policy's SIGNER and RECIP): the lines make the list
-            items = out.setdefault(name, [])
-            if str(value).strip():
-                items.append(str(value).strip())
-            continue
-        out[name] = _zos_value(keyword, value)
+        out[parameter_name(renamed.get(key, key))] = _zos_value(keyword, value)
     return out
 
 
