@@ -652,25 +652,14 @@ def _bind(work: Work, end: End) -> bool:
 def running(work: Work, end: End, terms: Terms, peer_qmgr: str, conname: str, partner_system: str) -> None:
     """The sending end's status once its partner took it: RUNNING with the terms agreed
     (saved and announced by the caller)."""
-    status, attrs = end.status, end.record.attrs
-    status.partner = partner_system
-    status.rqmname = peer_qmgr
-    status.conname = conname
-    status.technique = terms.technique
-    status.last_technique = "NONE"
-    status.batchsz = terms.batchsz
-    status.maxmsgl = terms.maxmsgl
-    status.hbint = terms.hbint
-    xmitq = str(attrs.get("XMITQ", ""))
+    status = end.status
+    terms.started(status, peer_qmgr, conname, partner_system, work.now)
+    xmitq = str(end.record.attrs.get("XMITQ", ""))
     queue = work.tx.get_object(end.system.name, end.platform.local_type, xmitq)
     status.compsize = int_value(queue.attrs.get("COMPSIZE") if queue is not None else 0, 0)
-    status.state = RUNNING
-    status.started = work.now
     status.retries = 0
     status.reason = ""
     status.waiting = False
-    status.total = Totals()
-    status.batch = Totals()
 
 
 def xmitq_problem(work: Work, end: End, xmitq: str) -> int:

@@ -45,6 +45,22 @@ class Terms:
     maxmsgl: int  # the smaller of both MAXMSGL
     hbint: int  # the larger of both HBINT (IBM's rule)
 
+    def started(self, status: Any, peer_qmgr: str, conname: str, partner: str, now: float) -> None:
+        """One end's status as the channel starts on these terms (both ends the same):
+        RUNNING, its partner, the terms agreed, and new totals."""
+        status.state = RUNNING
+        status.partner = partner
+        status.rqmname = peer_qmgr
+        status.conname = conname
+        status.technique = self.technique
+        status.last_technique = "NONE"
+        status.batchsz = self.batchsz
+        status.maxmsgl = self.maxmsgl
+        status.hbint = self.hbint
+        status.started = now
+        status.total = Totals()
+        status.batch = Totals()
+
 
 def negotiate(sender: dict[str, Any], sender_maxmsgl: int, receiver: End, receiver_maxmsgl: int) -> Terms:
     """The terms of a sender (its attributes: COMPMSG, BATCHSZ, HBINT) and a receiver."""
@@ -85,20 +101,8 @@ def check(
 
 def bind(partner: End, terms: Terms, peer_qmgr: str, conname: str, session: str, now: float) -> None:
     """The receiver's status when a sender binds it (saved and announced by the caller)."""
-    receiver = partner.status
-    receiver.state = RUNNING
-    receiver.bound = session
-    receiver.partner = session
-    receiver.rqmname = peer_qmgr
-    receiver.conname = conname
-    receiver.technique = terms.technique
-    receiver.last_technique = "NONE"
-    receiver.batchsz = terms.batchsz
-    receiver.maxmsgl = terms.maxmsgl
-    receiver.hbint = terms.hbint
-    receiver.started = now
-    receiver.total = Totals()
-    receiver.batch = Totals()
+    partner.status.bound = session
+    terms.started(partner.status, peer_qmgr, conname, session, now)
 
 
 @dataclass
