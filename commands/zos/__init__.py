@@ -266,13 +266,35 @@ def stopped(ctx: Any, req: Any) -> Response | None:
 
 
 def active_only(handle: Handler) -> Handler:
-    """Wraps a verb handler: refused with CSQ3106E while the queue manager is stopped."""
+    """Wraps a verb handler: refused with CSQ3106E while the queue manager is stopped, and
+    with MQT0492E while SUSPEND QMGR LOG holds the updates it would make."""
 
     def guarded(ctx: Any, req: Any) -> Response:
-        return stopped(ctx, req) or handle(ctx, req)
+        return stopped(ctx, req) or log_suspended(ctx, req) or handle(ctx, req)
 
     guarded.__doc__ = handle.__doc__
     return guarded
+
+
+def log_suspended(ctx: Any, req: Any) -> Response | None:
+    """MQT0492E for a command that updates what z/OS logs while the log is suspended (the
+    keyword table's `log_suspend` block names them); None for the others."""
+    from mqtool.engine.zos.logsuspend import KEY
+
+    record = manager(ctx.tx, ctx.system, ctx.now)
+    if KEY not in record.status or not _logged(req.verb.name, req.object.name if req.object is not None else ""):
+        return None
+    from .everyday import command_words
+
+    return refuse(req, "MQT0492E", command=command_words(req), qmgr=record.name)
+
+
+def _logged(verb: str, obj: str) -> bool:
+    rows = table().raw["log_suspend"]
+    if obj in (rows["allowed"].get(verb) or ()):
+        return False
+    refused = rows["refused"].get(verb) or ()
+    return "*" in refused or obj in refused
 
 
 def schedule_expiry(tx: Transaction, system: SystemRecord, interval: Any, now: float) -> None:
