@@ -118,6 +118,9 @@ class ZosModel(StorageModel):
     def topic_event(self, tx: Transaction, system: str, qmgr: ObjectRecord, event: TopicEvent) -> None:
         topicstats.event(tx, system, stat_classes(qmgr), event)
 
+    def updates_held(self, qmgr: ObjectRecord) -> Exception | None:
+        return logsuspend.refusal(qmgr.name, "MQPUT to a topic") if logsuspend.KEY in qmgr.status else None
+
 
 class ZosLedger(Ledger):
     """Page-set pages, streaming copies and queue status of one open z/OS queue."""
@@ -359,6 +362,13 @@ class ZosLedger(Ledger):
     def refused(self, tx: Transaction, resolved: Resolved | None, operation: str, reason: int) -> None:
         self.figures.refused(tx, resolved, operation, reason)
         if operation == "get" and reason == logsuspend.REASON and resolved is not None and resolved.space.suspended:
+            # Held by _hold_gets: still suspended, or resumed since this handle resolved
+            # its queue (a handle refused once keeps that resolution until the version
+            # moves; the next get resolves again).
+            manager = tx.get_object(self.system_name, "QMGR", self.system_name)
+            if logsuspend.suspended_at(manager) is None:
+                resolved.get_error = 0
+                raise MQError(logsuspend.REASON, "MQGET refused: log update activity was resumed meanwhile; get again")
             raise logsuspend.refusal(resolved.qmgr.name, "MQGET")
 
     def restored(self, tx: Transaction, messages: list[Message]) -> None:
