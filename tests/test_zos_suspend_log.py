@@ -9,24 +9,23 @@ connections."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from mqtool import application, tables
+from mqtool import tables
 from mqtool.clock import Clock
-from mqtool.complex import ensure_complex
 from mqtool.engine.core.message import PutOptions
 from mqtool.engine.core.reasons import Q_MGR_NOT_AVAILABLE, MQError
 from mqtool.engine.platforms import open_queue
 from mqtool.engine.zos import logsuspend
 from mqtool.rest.service import RestService
 from mqtool.session import Session
-from mqtool.state import Store
+from tests import test_zos_everyday as everyday
 from tests.conftest import FROZEN
 from tests.test_rest_api import APP, Client, configure, error, message_url
+from tests.test_zos_everyday import run
 
 SUSPENDED = "CSQJ372I -CSQ1 UPDATE ACTIVITY HAS BEEN SUSPENDED FOR CSQ1 AT RBA "
 REFUSED = "log update activity of CSQ1 is suspended (SUSPEND QMGR LOG) until RESUME QMGR LOG"
@@ -164,18 +163,7 @@ def test_a_publication_reaches_no_subscriber_while_suspended(mq: Any) -> None:
     assert (depth(mq, "S1"), depth(mq, "S2")) == (1, 1)
 
 
-@pytest.fixture
-def session(state_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Session]:
-    monkeypatch.setattr(application, "NAME", ["mqtool test"])
-    clock = Clock.from_setting(FROZEN)
-    store = Store.open(state_dir)
-    ensure_complex(store, clock.timestamp())
-    yield Session(store, clock, "CSQ1")
-    store.close()
-
-
-def run(session: Session, *lines: str) -> list[str]:
-    return [line for text in lines for line in session.execute(text).lines]
+session = everyday.session  # the fixture: a session on CSQ1 in this process
 
 
 def test_handles_opened_before_the_suspension_are_held_too(session: Session) -> None:
