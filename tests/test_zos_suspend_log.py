@@ -306,3 +306,48 @@ def test_regions_group_by_name_and_address_space() -> None:
         "MQTOOL   T        2      1 OPER     00A1",
         "MQTOOL   T        1      0 OPER     00B2",
     ]
+
+
+# -- channels wait ------------------------------------------------------------------------
+
+
+def test_an_in_store_channel_waits_for_its_suspended_receiver(mq: Any, session: Session) -> None:
+    """TPF1 sends to CSQ1, whose log is suspended: the channel runs and sends nothing
+    (no batch refused, nothing dead-lettered) until RESUME QMGR LOG."""
+    assert mq("system", "alter", "CSQ1", "--listener", "127.0.0.1(1415)").exit_code == 0
+    run(session, "DEFINE QLOCAL(IN.Q)", "DEFINE CHANNEL(TPF1.TO.CSQ1) CHLTYPE(RCVR)")
+    run(
+        session,
+        ".system TPF1",
+        "ZMQSC DEFINE QL-CSQ1 USAGE-XMITQ",
+        "ZMQSC DEFINE QR-IN RNAME-IN.Q RQMNAME-CSQ1 XMITQ-CSQ1",
+        "ZMQSC DEFINE CHL-TPF1.TO.CSQ1 CHLTYPE-SDR CONNAME-'127.0.0.1(1415)' XMITQ-CSQ1",
+        ".put IN count=3 size=50 pattern=text",
+        "-CSQ1 SUSPEND QMGR LOG",
+        "ZMQSC START CHL-TPF1.TO.CSQ1",
+        ".advance 1s",
+        ".advance 1s",
+        ".system CSQ1",
+    )
+    shown = run(session, "DISPLAY CHSTATUS(TPF1.TO.CSQ1) STATUS MSGS", "DISPLAY QLOCAL(IN.Q) CURDEPTH")
+    assert "STATUS(RUNNING)" in shown and "MSGS(0)" in shown and "CURDEPTH(0)" in shown, shown
+    assert "CURDEPTH(0)" in run(session, "DISPLAY QLOCAL(SYSTEM.DEAD.QUEUE) CURDEPTH")
+    run(session, "RESUME QMGR LOG", ".advance 1s", ".advance 1s")
+    assert "CURDEPTH(3)" in run(session, "DISPLAY QLOCAL(IN.Q) CURDEPTH")
+
+
+def test_a_tcp_sender_waits_while_its_own_log_is_suspended(tmp_path: Path) -> None:
+    """CSQ1 in one store sends over TCP to TPF1 in another: started while CSQ1's log is
+    suspended, the channel binds and runs but sends no batch; after RESUME it moves every
+    message. (A bounded look that something does not happen: it passes however slow.)"""
+    from tests.tcp_sites import pair, settle
+
+    with pair(tmp_path, "CSQ1", "TPF1") as (a, b):
+        port = b.listen("ZMQSC DEFINE QL-ORDERS.IN", "ZMQSC DEFINE CHL-CSQ1.TO.TPF1 CHLTYPE-RCVR")
+        a.sender("CSQ1.TO.TPF1", port, "TPFQM")
+        a.cmd(".put ORDERS count=5 size=200 pattern=text", "SUSPEND QMGR LOG", "START CHANNEL(CSQ1.TO.TPF1)")
+        assert settle([a, b], lambda: a.status("CSQ1", "CSQ1.TO.TPF1").state == "RUNNING")
+        assert not settle([a, b], lambda: b.depth("TPF1", "ORDERS.IN") > 0, patience=1.0)
+        assert a.depth("CSQ1", "TO.TPFQM") == 5 and a.status("CSQ1", "CSQ1.TO.TPF1").state == "RUNNING"
+        a.cmd("RESUME QMGR LOG")
+        assert settle([a, b], lambda: b.depth("TPF1", "ORDERS.IN") == 5 and a.depth("CSQ1", "TO.TPFQM") == 0)
