@@ -351,3 +351,29 @@ def test_a_tcp_sender_waits_while_its_own_log_is_suspended(tmp_path: Path) -> No
         assert a.depth("CSQ1", "TO.TPFQM") == 5 and a.status("CSQ1", "CSQ1.TO.TPF1").state == "RUNNING"
         a.cmd("RESUME QMGR LOG")
         assert settle([a, b], lambda: b.depth("TPF1", "ORDERS.IN") == 5 and a.depth("CSQ1", "TO.TPFQM") == 0)
+
+
+def test_a_tcp_batch_to_a_suspended_receiver_is_refused_and_retried(tmp_path: Path) -> None:
+    """TPF1 sends over TCP to CSQ1, whose log is suspended: the receiver cannot put the
+    messages nor dead-letter them, so the batch fails and the sender retries; nothing is
+    lost, and after RESUME every message arrives once."""
+    from tests.tcp_sites import pair, settle
+
+    with pair(tmp_path, "TPF1", "CSQ1") as (a, b):
+        port = b.listen("DEFINE QLOCAL(ORDERS.IN)", "DEFINE CHANNEL(TPF1.TO.CSQ1) CHLTYPE(RCVR) MCAUSER(TPFMQ)")
+        a.cmd(
+            "ZMQSC DEFINE QL-CSQ1 USAGE-XMITQ",
+            "ZMQSC DEFINE QR-ORDERS RNAME-ORDERS.IN RQMNAME-CSQ1 XMITQ-CSQ1",
+            f"ZMQSC DEFINE CHL-TPF1.TO.CSQ1 CHLTYPE-SDR CONNAME-'127.0.0.1({port})' XMITQ-CSQ1 SHORTTMR-1",
+            ".put ORDERS count=4 size=200 pattern=text",
+        )
+        sent = a.msgids("TPF1", "CSQ1")
+        b.cmd("SUSPEND QMGR LOG")
+        a.cmd("ZMQSC START CHL-TPF1.TO.CSQ1")
+        assert settle([a, b], lambda: a.status("TPF1", "TPF1.TO.CSQ1").state == "RETRYING")
+        assert a.depth("TPF1", "CSQ1") == 4 and b.depth("CSQ1", "ORDERS.IN") == 0
+        assert any("refused: deadq" in line for line in b.console())  # neither put nor dead letter
+        b.cmd("RESUME QMGR LOG")
+        ok = settle([a, b], lambda: b.depth("CSQ1", "ORDERS.IN") == 4 and a.depth("TPF1", "CSQ1") == 0, patience=8)
+        assert ok, (a.status("TPF1", "TPF1.TO.CSQ1"), a.console()[-6:], b.console()[-6:])
+        assert b.msgids("CSQ1", "ORDERS.IN") == sent
