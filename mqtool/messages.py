@@ -1778,6 +1778,42 @@ CATALOGUE: dict[str, Entry] = {
         "RESOLVE INDOUBT names a thread that is not in doubt: mqtool keeps no unit of recovery of CICS, IMS or "
         "RRS, so none ever is.",
     ),
+    # -- zos-last: SUSPEND/RESUME QMGR LOG and DISPLAY THREAD TYPE(REGIONS) (issue 18). The ids
+    # CSQJ372I, CSQJ373I and CSQV432I are IBM's, their wording inferred; the refusals are mqtool's
+    # ids (IBM's answers could not be confirmed; mqtool-zos(7), SUSPEND QMGR LOG).
+    "CSQJ372I": Entry(
+        "UPDATE ACTIVITY HAS BEEN SUSPENDED FOR {qmgr} AT RBA {rba}",
+        "SUSPEND QMGR LOG: the log buffers were written, a checkpoint taken, and log update activity suspended at "
+        "that RBA until RESUME QMGR LOG or STOP QMGR; DISPLAY LOG repeats it while the suspension lasts. Wording "
+        "inferred.",
+    ),
+    "CSQJ373I": Entry(
+        "UPDATE ACTIVITY HAS BEEN RESUMED FOR {qmgr}", "RESUME QMGR LOG: updates run again. Wording inferred."
+    ),
+    "CSQV432I": Entry(
+        "ACTIVE REGIONS -",
+        "DISPLAY THREAD TYPE(REGIONS): one line per connection name and address space (NAME, ST, THREADS, "
+        "ACTIVE, AUTHID, ASID), then DISPLAY REGIONS REPORT COMPLETE. Layout and wording inferred.",
+    ),
+    "MQT0490E": Entry(
+        "SUSPEND QMGR LOG NOT PROCESSED - UPDATE ACTIVITY OF {qmgr} IS ALREADY SUSPENDED AT RBA {rba}",
+        "SUSPEND QMGR LOG while the log is suspended; nothing was changed.",
+    ),
+    "MQT0491E": Entry(
+        "RESUME QMGR LOG NOT PROCESSED - UPDATE ACTIVITY OF {qmgr} IS NOT SUSPENDED",
+        "RESUME QMGR LOG while the log is not suspended; nothing was changed.",
+    ),
+    "MQT0492E": Entry(
+        "'{command}' NOT PROCESSED - LOG UPDATE ACTIVITY OF {qmgr} IS SUSPENDED; RESUME QMGR LOG AT THE CONSOLE",
+        "A command that changes what z/OS logs (definitions, messages, channel synchronization, the active log) "
+        "while SUSPEND QMGR LOG is in effect: on z/OS it would wait for RESUME QMGR LOG; mqtool refuses it and "
+        "changes nothing (puts and gets that remove answer MQRC 2059 with the same reason).",
+    ),
+    "MQT0493E": Entry(
+        "'{command}' CAN BE ISSUED ONLY FROM THE Z/OS CONSOLE",
+        "SUSPEND or RESUME QMGR LOG through the command server (the REST API): IBM allows them from the console "
+        "only; nothing was changed.",
+    ),
 }
 
 

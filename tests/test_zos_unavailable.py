@@ -1,5 +1,5 @@
-"""IBM MQ for z/OS commands mqtool does not implement (now only forms and values of
-commands it has) answer MQT0400E ("recognised, not
+"""IBM MQ for z/OS commands mqtool does not implement (now only the cluster channel
+types) answer MQT0400E ("recognised, not
 available in mqtool") with CSQ9023E, never CSQ9001E, which means a typing error; words
 that are not IBM's keep CSQ9001E. Channel commands are not in the list (the channel
 engine owns them). SET, DISPLAY and DELETE POLICY are not z/OS commands at all (IBM MQ
@@ -37,21 +37,22 @@ def zos(mq: Any, *commands: str) -> str:
     return str(mq("--system", "CSQ1", "cmd", *commands).output)
 
 
-def test_every_command_of_the_list_is_built_and_log_suspension_still_answers(mq: Any) -> None:
+def test_every_command_of_the_list_is_built_and_only_cluster_channels_still_answer(mq: Any) -> None:
     """bread-last built the last commands the section listed (ALTER TRACE ... RESOLVE
-    INDOUBT; SET, DISPLAY and DELETE POLICY, listed here once, are Multiplatforms MQSC);
-    what still answers MQT0400E is a form of a command mqtool has (SUSPEND and RESUME QMGR
-    LOG) and the cluster channel types (the section's values)."""
+    INDOUBT; SET, DISPLAY and DELETE POLICY, listed here once, are Multiplatforms MQSC),
+    zos-last the last forms (SUSPEND and RESUME QMGR LOG, DISPLAY THREAD TYPE(REGIONS));
+    what still answers MQT0400E is the cluster channel types (the section's values)."""
     assert PAIRS == []
     assert SECTION["values"] == {"CHANNEL CHLTYPE": ["CLUSSDR", "CLUSRCVR"]}
     assert zos(mq, "-CSQ1 SUSPEND QMGR LOG", "-CSQ1 RESUME QMGR LOG") == suspended("SUSPEND") + suspended("RESUME")
 
 
 def suspended(verb: str) -> str:
-    return (
-        f"MQT0400E -CSQ1 CSQ9SCND '{verb} QMGR LOG' is an IBM MQ for z/OS command: recognised, not available in "
-        f"mqtool\nCSQ9023E -CSQ1 CSQ9SCND ' {verb} QMGR' ABNORMAL COMPLETION\n"
-    )
+    if verb == "SUSPEND":
+        first = "CSQJ372I -CSQ1 UPDATE ACTIVITY HAS BEEN SUSPENDED FOR CSQ1 AT RBA 0000000000000200"
+    else:
+        first = "CSQJ373I -CSQ1 UPDATE ACTIVITY HAS BEEN RESUMED FOR CSQ1"
+    return f"{first}\nCSQ9022I -CSQ1 CSQMSSQM ' {verb} QMGR' NORMAL COMPLETION\n"
 
 
 def test_words_that_are_not_ibms_are_still_invalid(mq: Any) -> None:
@@ -71,7 +72,7 @@ def test_words_that_are_not_ibms_are_still_invalid(mq: Any) -> None:
 def test_without_a_cpf_they_go_to_the_current_zos_system(mq: Any) -> None:
     assert zos(mq, "SUSPEND QMGR LOG") == suspended("SUSPEND")
     # With a z/TPF current system it goes to the only z/OS system (SPEC section 3).
-    assert mq("cmd", "SUSPEND QMGR LOG").output == suspended("SUSPEND")
+    assert mq("cmd", "RESUME QMGR LOG").output == suspended("RESUME")
 
 
 def test_the_list_holds_only_what_the_table_lacks() -> None:

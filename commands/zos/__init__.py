@@ -6,7 +6,8 @@ Objects are stored with their full MQSC type: QMGR, QLOCAL, QMODEL, QALIAS, QREM
 STGCLASS, PSID (name "0".."99") and CHANNEL. The queue manager's run-time state is in
 its status: `state` (STARTED or STOPPED), `started` (time of the last start), `log_set`,
 `archive_set` and `system_set` (SET LOG / SET ARCHIVE / SET SYSTEM values, dropped at
-the next start) and `traces` (the active traces, trace.py). The log's position is the
+the next start), `traces` (the active traces, trace.py) and `log_suspended` (the RBA of
+a SUSPEND QMGR LOG in force, mqtool/engine/zos/logsuspend.py). The log's position is the
 engine's (mqtool/engine/zos/log.py, table zos_log).
 """
 
@@ -255,9 +256,10 @@ def is_active(tx: Transaction, system: SystemRecord) -> bool:
     return record is None or record.status.get("state", "STARTED") != "STOPPED"
 
 
-def stopped(ctx: Any, req: Any) -> Response | None:
-    """CSQ3106E when the queue manager is stopped: only START QMGR is processed."""
-    if manager(ctx.tx, ctx.system, ctx.now).status.get("state", "STARTED") != "STOPPED":
+def stopped(ctx: Any, req: Any, record: ObjectRecord | None = None) -> Response | None:
+    """CSQ3106E when the queue manager (its record, read when not given) is stopped: only
+    START QMGR is processed."""
+    if (record or manager(ctx.tx, ctx.system, ctx.now)).status.get("state", "STARTED") != "STOPPED":
         return None
     cpf = ctx.system.attrs.get("cpf", "-" + ctx.system.name)
     result = Response(status=FAILED, framing="zos", csect=STOPPED_CSECT)
@@ -266,13 +268,36 @@ def stopped(ctx: Any, req: Any) -> Response | None:
 
 
 def active_only(handle: Handler) -> Handler:
-    """Wraps a verb handler: refused with CSQ3106E while the queue manager is stopped."""
+    """Wraps a verb handler: refused with CSQ3106E while the queue manager is stopped, and
+    with MQT0492E while SUSPEND QMGR LOG holds the updates it would make."""
 
     def guarded(ctx: Any, req: Any) -> Response:
-        return stopped(ctx, req) or handle(ctx, req)
+        record = manager(ctx.tx, ctx.system, ctx.now)  # read once for both checks
+        return stopped(ctx, req, record) or log_suspended(ctx, req, record) or handle(ctx, req)
 
     guarded.__doc__ = handle.__doc__
     return guarded
+
+
+def log_suspended(ctx: Any, req: Any, record: ObjectRecord) -> Response | None:
+    """MQT0492E for a command that updates what z/OS logs while the log is suspended (the
+    keyword table's `log_suspend` block names them); None for the others. `record`: the
+    queue manager's."""
+    from mqtool.engine.zos.logsuspend import KEY
+
+    if KEY not in record.status or not _logged(req.verb.name, req.object.name if req.object is not None else ""):
+        return None
+    from .everyday import command_words
+
+    return refuse(req, "MQT0492E", command=command_words(req), qmgr=record.name)
+
+
+def _logged(verb: str, obj: str) -> bool:
+    rows = table().raw["log_suspend"]
+    if obj in (rows["allowed"].get(verb) or ()):
+        return False
+    refused = rows["refused"].get(verb) or ()
+    return "*" in refused or obj in refused
 
 
 def schedule_expiry(tx: Transaction, system: SystemRecord, interval: Any, now: float) -> None:

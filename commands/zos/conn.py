@@ -5,12 +5,14 @@
 DISPLAY CONN shows one CSQM201I block per connection (TYPE(CONN), the default), one
 per open queue of each (TYPE(HANDLE)), or both (TYPE(ALL)); a generic name without
 attributes named shows CONN, EXTCONN and TYPE only, as other displays show their
-identity. DISPLAY THREAD is the older report of the same connections (CSQV402I), one
-line each. No unit of work stays open between mqtool's commands: UOWSTATE is NONE and
+identity. DISPLAY THREAD is the older report of the same connections: one line each (CSQV402I,
+TYPE(ACTIVE)), or one line per connection name and address space (CSQV432I,
+TYPE(REGIONS)). No unit of work stays open between mqtool's commands: UOWSTATE is NONE and
 no thread is ever in doubt."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import Any
 
@@ -18,7 +20,6 @@ from mqtool.engine.zos import connections
 from mqtool.response import NO_CSECT, Response
 
 from . import manager, reply, syntax, where
-from .unavailable import not_available
 
 DETAIL_CSECT = "CSQMDRTC"
 CONN_FIELDS = ("CONNOPTS", "UOWLOGDA", "UOWLOGTI", "UOWSTDA", "UOWSTTI", "UOWSTATE", "NID", "EXTURID", "QMURID",
@@ -31,6 +32,7 @@ CONNOPTS = {
     connections.CHINIT: "MQCNO_HANDLE_SHARE_BLOCK",
 }
 THREAD_HEADER = "NAME     ST A   REQ ID           AUTHID   ASID TOKEN"
+REGIONS_HEADER = "NAME     ST THREADS ACTIVE AUTHID   ASID"  # CSQV432I (inferred)
 
 
 def _conn_values(extconn: str, connection: connections.Connection) -> dict[str, Any]:
@@ -120,42 +122,83 @@ def display_conn(ctx: Any, req: Any) -> Response:
 
 
 def display_thread(ctx: Any, req: Any) -> Response:
+    """DISPLAY THREAD(*|name,...) TYPE(ACTIVE|INDOUBT|REGIONS|*): CSQV401I, then the
+    report of each type asked for, in the order of IBM's syntax (ACTIVE, INDOUBT,
+    REGIONS: the order of TYPE(*) is inferred)."""
     tx, system = ctx.tx, ctx.system
     names = [str(n).upper() for n in (req.command.object_value or ([req.name] if req.name else []))]
     if not names or any(not n.strip() for n in names):
         return syntax(req, "CSQ9031E", keyword="DISPLAY THREAD", what="(*) or (connection-name,...)")
     kind = str(req.get("TYPE", "ACTIVE"))
-    if kind == "REGIONS":
-        return not_available(req.command, "DISPLAY THREAD TYPE(REGIONS)")
     qmgr = manager(tx, system, ctx.now).name
     result = reply(req)
     result.add("CSQV401I", csect=NO_CSECT)
+    threads = [_thread(c, qmgr) for c in connections.live(tx, system.name, qmgr)]
+    threads = [t for t in threads if any(fnmatchcase(t.name, n) for n in names)]
     if kind in ("ACTIVE", "*"):
-        rows = [_thread_row(c, qmgr) for c in connections.live(tx, system.name, qmgr)]
-        rows = [(row, text) for row, text in rows if any(fnmatchcase(row, n) for n in names)]
-        if rows:
+        if threads:
             report = result.add("CSQV402I", csect=NO_CSECT)
-            report.lines = [THREAD_HEADER, *(text for _, text in rows), "DISPLAY ACTIVE REPORT COMPLETE"]
+            report.lines = [THREAD_HEADER, *(t.line() for t in threads), "DISPLAY ACTIVE REPORT COMPLETE"]
         else:
             result.add("CSQV419I", csect=NO_CSECT)
     if kind in ("INDOUBT", "*"):
         result.add("CSQV420I", csect=NO_CSECT)
+    if kind in ("REGIONS", "*"):
+        if threads:
+            report = result.add("CSQV432I", csect=NO_CSECT)
+            report.lines = [REGIONS_HEADER, *_regions(threads), "DISPLAY REGIONS REPORT COMPLETE"]
+        elif kind == "REGIONS":
+            result.add("CSQV419I", csect=NO_CSECT)
     return result
 
 
-def _thread_row(connection: connections.Connection, qmgr: str) -> tuple[str, str]:
-    """(the connection name, the report line) of one connection."""
+@dataclass(frozen=True)
+class _Thread:
+    """One connection as the thread reports show it."""
+
+    name: str  # the connection name: the job (the program) or the channel initiator
+    ident: str
+    active: bool  # it has queues open (a request in progress)
+    requests: int
+    authid: str
+    asid: str  # blank for the channel initiator's threads, which mqtool runs in-store
+    token: int
+
+    def line(self) -> str:
+        """Its CSQV402I line."""
+        line = (
+            f"{self.name:<8} T  {'*' if self.active else ' '} {self.requests:>5} {self.ident:<12} "
+            f"{self.authid:<8} {self.asid:<4} {self.token:>5}"
+        )
+        return line.rstrip()
+
+
+def _thread(connection: connections.Connection, qmgr: str) -> _Thread:
     if connection.appltype == connections.CHINIT:
         name, ident = f"{qmgr}CHIN", connection.channel
     else:
         program, _, rest = connection.appltag.partition(" ")
         name, ident = program, rest or program
-    name, ident = name.upper()[:8], ident.upper()[:12]
-    active = "*" if connection.handles else " "
-    authid = (connection.userid or " ").upper()[:8]
-    asid = connection.asid if connection.pid else ""
-    line = (
-        f"{name:<8} T  {active} {len(connection.handles):>5} {ident:<12} {authid:<8} {asid:<4} "
-        f"{connection.token & 0xFFFFF:>5}"
+    return _Thread(
+        name=name.upper()[:8],
+        ident=ident.upper()[:12],
+        active=bool(connection.handles),
+        requests=len(connection.handles),
+        authid=(connection.userid or " ").upper()[:8],
+        asid=connection.asid if connection.pid else "",
+        token=connection.token & 0xFFFFF,
     )
-    return name, line.rstrip()
+
+
+def _regions(threads: list[_Thread]) -> list[str]:
+    """The CSQV432I lines: one per connection name and address space (a region), in the
+    order its first thread connected, with its threads and how many are active (layout
+    inferred)."""
+    regions: dict[tuple[str, str], list[_Thread]] = {}
+    for thread in threads:
+        regions.setdefault((thread.name, thread.asid), []).append(thread)
+    lines = []
+    for (name, asid), members in regions.items():
+        active = sum(1 for t in members if t.active)
+        lines.append(f"{name:<8} T  {len(members):>7} {active:>6} {members[0].authid:<8} {asid:<4}".rstrip())
+    return lines

@@ -143,8 +143,8 @@ def queue_cluster_request(ctx: Any, req: Any, cluster: str) -> Response:
 
 def suspend_resume(ctx: Any, req: Any) -> Response:
     """SUSPEND QMGR and RESUME QMGR: CLUSTER(name) or CLUSNL(name) (no cluster here),
-    FACILITY(DB2) (no queue-sharing group), FACILITY(IMSBRIDGE) (no IMS bridge); LOG
-    is recognised and not available."""
+    FACILITY(DB2) (no queue-sharing group), FACILITY(IMSBRIDGE) (no IMS bridge), LOG
+    (logs.py: log update activity suspended until RESUME QMGR LOG)."""
     from . import syntax
 
     verb = req.verb.name
@@ -157,9 +157,9 @@ def suspend_resume(ctx: Any, req: Any) -> Response:
                       allowed="MODE only with CLUSTER or CLUSNL")  # fmt: skip
     kind = given[0]
     if kind == "LOG":
-        from .unavailable import not_available
+        from . import logs
 
-        return not_available(req.command, f"{verb} QMGR LOG")
+        return logs.suspend_log(ctx, req) if verb == "SUSPEND" else logs.resume_log(ctx, req)
     if kind == "FACILITY":
         facility = str(req.get("FACILITY"))
         command = f"{verb} QMGR FACILITY({facility})"

@@ -11,7 +11,7 @@ from typing import Any
 
 from mqtool.complex import ARCHIVE_DEFAULTS
 from mqtool.engine.zos import log as zlog
-from mqtool.engine.zos import stats
+from mqtool.engine.zos import logsuspend, stats
 from mqtool.engine.zos.log import (
     current_log,
     free_sessions,
@@ -181,6 +181,10 @@ def display_log(ctx: Any, req: Any, manager: ObjectRecord) -> Response:
     report.lines = [*parameter_table(LOG_REPORT, initial, changed), "End of LOG report"]
     status = result.add("CSQJ370I", csect=NO_CSECT)
     status.lines = _status_lines(ctx.tx, system, manager, values)
+    suspended = logsuspend.suspended_at(manager)
+    if suspended is not None:
+        # The suspension's message again while it lasts (Db2's DISPLAY LOG does so; inferred).
+        result.add("CSQJ372I", csect=NO_CSECT, qmgr=manager.name, rba=rba_text(suspended))
     return result
 
 
@@ -244,6 +248,55 @@ def restart(tx: Transaction, system: SystemRecord, manager: ObjectRecord, now: f
         result.add("CSQJ001I", csect=NO_CSECT, copy=copy, dsname=settings.name(system.name, copy, pos.dataset),
                    start=rba_text(pos.ds_start), end=rba_text(pos.ds_start + settings.size - 1))  # fmt: skip
     result.add("CSQJ099I", csect=NO_CSECT, rba=rba_text(rba))
+
+
+# -- SUSPEND QMGR LOG and RESUME QMGR LOG (zos-last) -------------------------------------------
+
+
+def suspend_log(ctx: Any, req: Any) -> Response:
+    """SUSPEND QMGR LOG (console only): the statistics and log records held in buffers are
+    written, a checkpoint is taken (the BSDS gets the RBA), and log update activity stays
+    suspended at that RBA until RESUME QMGR LOG or STOP QMGR (CSQJ372I). Updates are then
+    refused (mqtool/engine/zos/logsuspend.py), displays and browses go on."""
+    tx, system, now = ctx.tx, ctx.system, ctx.now
+    record = manager(tx, system, now)
+    console_only = _console_only(ctx, req, "SUSPEND QMGR LOG")
+    if console_only is not None:
+        return console_only
+    held = logsuspend.suspended_at(record)
+    if held is not None:
+        return refuse(req, "MQT0490E", qmgr=record.name, rba=rba_text(held))
+    stats.flush(tx, system.name, now)
+    zlog.checkpoint(tx, system, zlog.log_settings(system, record), now)
+    rba = zlog.position(tx, system.name).rba
+    logsuspend.suspend(record, rba)
+    tx.put_status(record)
+    result = reply(req)
+    result.add("CSQJ372I", csect=NO_CSECT, qmgr=record.name, rba=rba_text(rba))
+    return result
+
+
+def resume_log(ctx: Any, req: Any) -> Response:
+    """RESUME QMGR LOG (console only): updates run again (CSQJ373I)."""
+    record = manager(ctx.tx, ctx.system, ctx.now)
+    console_only = _console_only(ctx, req, "RESUME QMGR LOG")
+    if console_only is not None:
+        return console_only
+    if logsuspend.suspended_at(record) is None:
+        return refuse(req, "MQT0491E", qmgr=record.name)
+    logsuspend.resume(record)
+    ctx.tx.put_status(record)
+    result = reply(req)
+    result.add("CSQJ373I", csect=NO_CSECT, qmgr=record.name)
+    return result
+
+
+def _console_only(ctx: Any, req: Any, command: str) -> Response | None:
+    """IBM takes SUSPEND and RESUME QMGR LOG from the console only (command source C), not
+    from the command server that the REST API's MQSC commands go through."""
+    if getattr(ctx.session, "via_command_server", False):
+        return refuse(req, "MQT0493E", command=command)
+    return None
 
 
 # -- ARCHIVE LOG -------------------------------------------------------------------------------

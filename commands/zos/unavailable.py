@@ -93,7 +93,7 @@ def answer(command: Command, tbl: Table) -> Response | None:
 
 
 def not_available(command: Command, words: str) -> Response:
-    """MQT0400E for a form of a command that mqtool has (`words`: SUSPEND QMGR LOG); the
+    """MQT0400E for a form of a command that mqtool has (`words`: the form, in full words); the
     completion line echoes the verb and object, as for any command."""
     result = Response(status=FAILED, framing="zos", verb_words=verb_words(command), csect=PARSER_CSECT)
     result.add("MQT0400E", command=words)

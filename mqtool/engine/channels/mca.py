@@ -90,6 +90,7 @@ from mqtool.engine.core.handle import QueueHandle
 from mqtool.engine.core.message import PutOptions, id_text
 from mqtool.engine.core.reasons import GET_INHIBITED, UNKNOWN_OBJECT_NAME, MQError
 from mqtool.engine.timers import TickContext, Wake, schedule, timer
+from mqtool.engine.zos import logsuspend
 from mqtool.state import ObjectRecord, SystemRecord, Transaction
 from mqtool.state import messages as runs
 
@@ -487,6 +488,8 @@ def _step(work: Work, end: End) -> bool:
         cause, fields = partner
         retry(work, end, cause, **fields)
         return False
+    if logsuspend.waits(manager, queue_manager(work.tx, partner.system)):
+        return False  # SUSPEND QMGR LOG at either end: the channel waits, running, for RESUME
     indoubt = status.indoubt
     if indoubt is None:
         return _send(work, end, partner)

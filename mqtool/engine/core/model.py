@@ -160,6 +160,12 @@ class StorageModel:
     def ledger(self, handle: Handle) -> Ledger:
         return Ledger(handle)
 
+    def updates_held(self, qmgr: ObjectRecord) -> Exception | None:
+        """The refusal of any update while the platform holds them (z/OS's SUSPEND QMGR
+        LOG), None when it does not: a publication asks before it delivers a copy (a
+        queue's put and get ask their ledger)."""
+        return None
+
     def topic_event(self, tx: Transaction, system: str, qmgr: ObjectRecord, event: TopicEvent) -> None:
         """Publish/subscribe did something on `system` (in `tx`): the platform counts it
         where it keeps statistics. The base class counts nothing."""

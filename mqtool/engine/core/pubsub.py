@@ -275,6 +275,9 @@ class TopicHandle:
     def _check(self, tree: Tree) -> None:
         if tree.qmgr.status.get("state", "STARTED") != "STARTED":
             raise MQError(Q_MGR_NOT_AVAILABLE, f"queue manager {tree.qmgr.name} is stopped")
+        held = self.model.updates_held(tree.qmgr)
+        if held is not None:
+            raise held
         if tree.psmode == "DISABLED":
             raise MQError(PUBSUB_INHIBITED, f"publish/subscribe is disabled on {tree.qmgr.name} (PSMODE(DISABLED))")
         if tree.node(self.topic).attrs.get("PUB") == "DISABLED":

@@ -514,13 +514,7 @@ def archive_log(tx: Transaction, system: SystemRecord, manager: ObjectRecord, no
         return "LAST"
     # The checkpoint ARCHIVE LOG takes; when it filled the data set, that switch is the
     # truncation, else the data set is truncated after it.
-    switched = advance(tx, system, settings, CHECKPOINT_RECORD, now)
-    tx.conn.execute(
-        "UPDATE zos_log SET i_records = i_records + 1, i_writes = i_writes + 1, i_pages = i_pages + 1, "
-        "i_original = i_original + ?, i_written = i_written + ?, i_checkpoints = i_checkpoints + 1, "
-        "i_one_writes = i_one_writes + 1, i_bsds = i_bsds + 1 WHERE system = ?",
-        (CHECKPOINT_RECORD, CHECKPOINT_RECORD, system.name),
-    )
+    switched = checkpoint(tx, system, settings, now)
     if not switched:
         rba, dataset, start, opened = tx.conn.execute(
             "SELECT rba, dataset, ds_start, coalesce(ds_opened, ?) FROM zos_log WHERE system = ?", (now, system.name)
@@ -531,6 +525,20 @@ def archive_log(tx: Transaction, system: SystemRecord, manager: ObjectRecord, no
             (dataset, start, opened, system.name),
         )
     return None
+
+
+def checkpoint(tx: Transaction, system: SystemRecord, settings: LogSettings, now: float) -> int:
+    """A system checkpoint written now (one record of one page, and the BSDS updated), as
+    ARCHIVE LOG and SUSPEND QMGR LOG take one. Returns how many active data sets it
+    filled and switched."""
+    switched = advance(tx, system, settings, CHECKPOINT_RECORD, now)
+    tx.conn.execute(
+        "UPDATE zos_log SET i_records = i_records + 1, i_writes = i_writes + 1, i_pages = i_pages + 1, "
+        "i_original = i_original + ?, i_written = i_written + ?, i_checkpoints = i_checkpoints + 1, "
+        "i_one_writes = i_one_writes + 1, i_bsds = i_bsds + 1 WHERE system = ?",
+        (CHECKPOINT_RECORD, CHECKPOINT_RECORD, system.name),
+    )
+    return switched
 
 
 def cancel_offload(tx: Transaction, system: SystemRecord, manager: ObjectRecord, now: float) -> int:

@@ -29,7 +29,7 @@ from mqtool.engine.core.reasons import (
     UNEXPECTED_ERROR,
     MQError,
 )
-from mqtool.engine.zos import connections, topicstats
+from mqtool.engine.zos import connections, logsuspend, topicstats
 from mqtool.engine.zos.log import LogSettings, log_settings
 from mqtool.engine.zos.pages import (
     DEFINITIONS,
@@ -74,6 +74,7 @@ class ZosSpace:
     maxumsgs: int  # messages one unit of work may put or get (the queue manager's MAXUMSGS)
     log: LogSettings  # the log parameters in effect (log.py)
     stats: bool  # the queue collects statistics (stats.py)
+    suspended: bool = False  # SUSPEND QMGR LOG: updates are refused (logsuspend.py)
 
 
 def _pages_or_2195(record: ObjectRecord) -> int:
@@ -108,6 +109,7 @@ class ZosModel(StorageModel):
             maxumsgs=int(qmgr.attrs.get("MAXUMSGS", 10000)),
             log=log_settings(system, qmgr),
             stats=queue_statistics(qmgr, local),
+            suspended=logsuspend.KEY in qmgr.status,
         )
 
     def ledger(self, handle: Handle) -> ZosLedger:
@@ -115,6 +117,9 @@ class ZosModel(StorageModel):
 
     def topic_event(self, tx: Transaction, system: str, qmgr: ObjectRecord, event: TopicEvent) -> None:
         topicstats.event(tx, system, stat_classes(qmgr), event)
+
+    def updates_held(self, qmgr: ObjectRecord) -> Exception | None:
+        return logsuspend.refusal(qmgr.name, "MQPUT to a topic") if logsuspend.KEY in qmgr.status else None
 
 
 class ZosLedger(Ledger):
@@ -133,6 +138,7 @@ class ZosLedger(Ledger):
         self._uow_tx: Transaction | None = None  # the unit of work counted in ...
         self._uow = 0  # ... and its messages so far
         self.figures = Figures(handle)  # its log records and statistics, written in groups
+        self._removes = False  # opened to get (not browse): its gets are refused while the log is suspended
 
     def make_internal(self) -> None:
         """The queue manager's own handle: neither an open handle nor in the statistics."""
@@ -142,6 +148,8 @@ class ZosLedger(Ledger):
     def sync_columns(self, resolved: Resolved) -> tuple[str, dict[str, Any]]:
         space: ZosSpace = resolved.space
         self._capacity = -1
+        if self._removes:
+            self._hold_gets(resolved)
         used = f"(SELECT coalesce(sum(held_swbs), 0) FROM messages WHERE id IN ({heads(space.pageset_qkeys)}))"
         if space.objects:
             used += f" + {OBJECT_PAGES} * {DEFINITIONS.format(':system')}"
@@ -153,6 +161,9 @@ class ZosLedger(Ledger):
 
     # -- open / close -------------------------------------------------------------------
     def opened(self, tx: Transaction, resolved: Resolved, purpose: str) -> None:
+        self._removes = purpose == "get"
+        if self._removes:
+            self._hold_gets(resolved)
         self.figures.opened(tx, resolved)
         if self.internal:
             return
@@ -177,6 +188,14 @@ class ZosLedger(Ledger):
              int(purpose == "put"), self.handle.clock.timestamp()),
         )  # fmt: skip
 
+    @staticmethod
+    def _hold_gets(resolved: Resolved) -> None:
+        """While the log is suspended a get that removes is refused before it removes
+        anything (the core checks `get_error` first; `refused` gives the reason's words);
+        a resolution is made again when the queue manager's status changes."""
+        if resolved.space.suspended and not resolved.get_error:
+            resolved.get_error = logsuspend.REASON
+
     def closed(self, tx: Transaction, resolved: Resolved | None) -> None:
         if self._stream is not None and self._stream_opened:
             self._stream.close(tx)
@@ -191,6 +210,8 @@ class ZosLedger(Ledger):
         """The message's pages of its page set; expands the page set or refuses with
         2192 when they do not fit, 2193 when the queue has no page set."""
         space: ZosSpace = resolved.space
+        if space.suspended:
+            raise logsuspend.refusal(resolved.qmgr.name, "MQPUT")
         if space.psid is None:
             raise MQError(
                 PAGESET_ERROR,
@@ -340,6 +361,15 @@ class ZosLedger(Ledger):
 
     def refused(self, tx: Transaction, resolved: Resolved | None, operation: str, reason: int) -> None:
         self.figures.refused(tx, resolved, operation, reason)
+        if operation == "get" and reason == logsuspend.REASON and resolved is not None and resolved.space.suspended:
+            # Held by _hold_gets: still suspended, or resumed since this handle resolved
+            # its queue (a handle refused once keeps that resolution until the version
+            # moves; the next get resolves again).
+            manager = tx.get_object(self.system_name, "QMGR", self.system_name)
+            if logsuspend.suspended_at(manager) is None:
+                resolved.get_error = 0
+                raise MQError(logsuspend.REASON, "MQGET refused: log update activity was resumed meanwhile; get again")
+            raise logsuspend.refusal(resolved.qmgr.name, "MQGET")
 
     def restored(self, tx: Transaction, messages: list[Message]) -> None:
         self.figures.restored(tx, messages)

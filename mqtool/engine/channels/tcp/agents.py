@@ -54,6 +54,7 @@ from mqtool.engine.channels.status import (
 from mqtool.engine.channels.tcp import frames
 from mqtool.engine.channels.tcp.link import Link, LinkError
 from mqtool.engine.core.message import PutOptions
+from mqtool.engine.zos import logsuspend
 from mqtool.state import Store
 from mqtool.state import messages as runs
 
@@ -341,6 +342,8 @@ class Sender:
             end = self._mine(tx)
             if end.status.state != RUNNING:
                 raise Failure("gone")
+            if logsuspend.waits(queue_manager(tx, end.system)):
+                return None  # SUSPEND QMGR LOG: the channel waits, running, for RESUME QMGR LOG
             qkey = runs.queue_key(tx.conn, end.system.name, end.status.xmitq)
             if qkey is None:
                 return None
