@@ -24,7 +24,7 @@ from . import (
     reply,
     security,
 )
-from .builtin import DEFAULT_OBJECTS, TYPE_KEYWORDS, settable, table_defaults
+from .builtin import DEFAULT_OBJECTS, TYPE_KEYWORDS, settable_set, table_defaults
 from .rules import check
 
 
@@ -63,7 +63,7 @@ def handle(ctx: Any, req: Any) -> Response:
         default = tx.get_object(system.name, obj, DEFAULT_OBJECTS.get(chltype if obj == "CHANNEL" else obj, ""))
         if default is not None:
             base |= default.attrs
-    given = {key: value for key, value in req.params.items() if key in settable(obj)}
+    given = {key: value for key, value in req.params.items() if key in settable_set(obj)}
     attrs = base | given
     if kind is not None:
         attrs[kind] = req.get(kind)
