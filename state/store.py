@@ -37,6 +37,9 @@ CACHE_KIB = 32 * 1024
 # with them (benchmarks/README.md, "Where the time goes"). Existing stores keep theirs.
 PAGE_SIZE = 4096
 DISK_FULL_BELOW = 64 * 1024  # free bytes under which an I/O error is put down to a full disk
+# The index SQLite makes for the primary key (system, type, name) of `objects` (its name
+# is SQLite's rule for the first unnamed unique constraint of a table).
+PRIMARY_KEY_INDEX = "sqlite_autoindex_objects_1"
 WATCHED = ("systems", "timers")  # tables whose changes Store.generation() reports
 # Attributes that name other objects, each with a partial index on its value (migration
 # 0007) that holds the object types with that attribute, and the WHERE of that index:
@@ -524,7 +527,10 @@ class Transaction:
         sql = "SELECT type, name, attrs, status, created, altered FROM objects WHERE system = ?"
         args: list[Any] = [system]
         if type_ is not None:
-            sql += " AND type = ?"
+            # Through the primary key, named: a `type = ?` that SQLite may weigh against
+            # the partial indexes' `type IN (...)` makes it prepare the statement again
+            # at every run (three times the cost of the query itself).
+            sql = sql.replace("FROM objects", f"FROM objects INDEXED BY {PRIMARY_KEY_INDEX}") + " AND type = ?"
             args.append(type_)
         if pattern is not None and pattern != "*":
             if pattern.endswith("*"):
