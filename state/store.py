@@ -130,6 +130,8 @@ SCHEMA_VERSION = 17  # the highest migration number; checked by a test against m
 
 
 def _dumps(value: dict[str, Any]) -> str:
+    if not value:
+        return "{}"  # what json.dumps writes for an empty dict (a queue's status), without it
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
@@ -522,6 +524,21 @@ class Transaction:
             return None
         return ObjectRecord(system, type_, name, json.loads(row[0]), json.loads(row[1]), row[2], row[3])
 
+    def get_status(self, system: str, type_: str, name: str) -> dict[str, Any] | None:
+        """The run-time status of an object (None: no such object), without reading its
+        attributes."""
+        row = self.conn.execute(
+            "SELECT status FROM objects WHERE system = ? AND type = ? AND name = ?", (system, type_, name)
+        ).fetchone()
+        return None if row is None else dict(json.loads(row[0]))
+
+    def has_object(self, system: str, type_: str, name: str) -> bool:
+        """Whether the object exists, without reading it."""
+        row = self.conn.execute(
+            "SELECT 1 FROM objects WHERE system = ? AND type = ? AND name = ?", (system, type_, name)
+        ).fetchone()
+        return row is not None
+
     def objects(self, system: str, type_: str | None = None, pattern: str | None = None) -> list[ObjectRecord]:
         """Objects of a system, by type, optionally matching a generic name (`PAY*`, `*`)."""
         sql = "SELECT type, name, attrs, status, created, altered FROM objects WHERE system = ?"
@@ -566,13 +583,28 @@ class Transaction:
         sql, args = _where(system, keyword, value, types, False, "name")
         return [str(row[0]) for row in self.conn.execute(sql, args)]
 
-    def find_object(self, system: str, types: tuple[str, ...], name: str) -> ObjectRecord | None:
-        """The first object named `name` among `types` (queue names are unique across types)."""
-        for type_ in types:
-            record = self.get_object(system, type_, name)
-            if record is not None:
-                return record
-        return None
+    def find_object(
+        self, system: str, types: tuple[str, ...], name: str, likely_absent: bool = False
+    ) -> ObjectRecord | None:
+        """The first object named `name` among `types` (queue names are unique across
+        types). One query per type, the cheapest when the first type has it; with
+        `likely_absent` (a DEFINE's name, usually new), one query for all the types,
+        the cheapest when none has it."""
+        if not likely_absent or len(types) < 2:
+            for type_ in types:
+                record = self.get_object(system, type_, name)
+                if record is not None:
+                    return record
+            return None
+        rows = self.conn.execute(
+            f"SELECT type, attrs, status, created, altered FROM objects INDEXED BY {PRIMARY_KEY_INDEX} "
+            f"WHERE system = ? AND type IN ({','.join('?' * len(types))}) AND name = ?",
+            (system, *types, name),
+        ).fetchall()
+        if not rows:
+            return None
+        row = min(rows, key=lambda found: types.index(found[0]))  # the first of `types` that has it
+        return ObjectRecord(system, row[0], name, json.loads(row[1]), json.loads(row[2]), row[3], row[4])
 
     def put_object(self, record: ObjectRecord) -> None:
         self.conn.execute(

@@ -257,7 +257,12 @@ def is_active(tx: Transaction, system: SystemRecord) -> bool:
 
 def stopped(ctx: Any, req: Any) -> Response | None:
     """CSQ3106E when the queue manager is stopped: only START QMGR is processed."""
-    if manager(ctx.tx, ctx.system, ctx.now).status.get("state", "STARTED") != "STOPPED":
+    # Only the queue manager's status is read (its attributes are many); a system
+    # created without its objects gets them now (manager()).
+    status = ctx.tx.get_status(ctx.system.name, "QMGR", ctx.system.name)
+    if status is None:
+        status = manager(ctx.tx, ctx.system, ctx.now).status
+    if status.get("state", "STARTED") != "STOPPED":
         return None
     cpf = ctx.system.attrs.get("cpf", "-" + ctx.system.name)
     result = Response(status=FAILED, framing="zos", csect=STOPPED_CSECT)
@@ -290,10 +295,13 @@ def find_queue(tx: Transaction, system: SystemRecord, name: str) -> ObjectRecord
     return tx.find_object(system.name, QUEUE_TYPES, name)
 
 
-def find_named(tx: Transaction, system: SystemRecord, obj: str, name: str) -> ObjectRecord | None:
-    """The object of that type, or for a queue type the queue of any type with that name."""
+def find_named(
+    tx: Transaction, system: SystemRecord, obj: str, name: str, likely_absent: bool = False
+) -> ObjectRecord | None:
+    """The object of that type, or for a queue type the queue of any type with that name
+    (`likely_absent`: a name expected to be new, see Transaction.find_object)."""
     if obj in QUEUE_TYPES:
-        return find_queue(tx, system, name)
+        return tx.find_object(system.name, QUEUE_TYPES, name, likely_absent)
     return tx.get_object(system.name, obj, name)
 
 

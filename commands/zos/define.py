@@ -41,7 +41,7 @@ def handle(ctx: Any, req: Any) -> Response:
     if obj == "AUTHINFO" and (unavailable := security.authtype(req)) is not None:
         return unavailable
     name, tx, system = req.name, ctx.tx, ctx.system
-    existing = find_named(tx, system, obj, name)
+    existing = find_named(tx, system, obj, name, likely_absent=True)
     if existing is not None and existing.type != obj:
         return refuse(req, "CSQM110I", RC_WRONG_TYPE, objtype=obj, name=name, actual=existing.type)
     if existing is not None and not req.get("REPLACE"):
