@@ -60,7 +60,16 @@ class Context:
 
 
 def display_offset(system: SystemRecord) -> timedelta:
-    return parse_offset(str(system.attrs.get("offset", "+00:00")))
+    text = str(system.attrs.get("offset", "+00:00"))
+    offset = _OFFSETS.get(text)
+    if offset is None:
+        offset = parse_offset(text)
+        if len(_OFFSETS) < 64:  # read once per setting (a few per complex), not per command
+            _OFFSETS[text] = offset
+    return offset
+
+
+_OFFSETS: dict[str, timedelta] = {}
 
 
 class Session:

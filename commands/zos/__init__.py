@@ -256,10 +256,19 @@ def is_active(tx: Transaction, system: SystemRecord) -> bool:
     return record is None or record.status.get("state", "STARTED") != "STOPPED"
 
 
-def stopped(ctx: Any, req: Any, record: ObjectRecord | None = None) -> Response | None:
-    """CSQ3106E when the queue manager (its record, read when not given) is stopped: only
+def queue_manager_status(ctx: Any) -> dict[str, Any]:
+    """The queue manager's status alone (its attributes are many and not read); a system
+    created without its objects gets them now (manager())."""
+    status = ctx.tx.get_status(ctx.system.name, "QMGR", ctx.system.name)
+    if status is None:
+        status = manager(ctx.tx, ctx.system, ctx.now).status
+    return status
+
+
+def stopped(ctx: Any, req: Any, status: dict[str, Any] | None = None) -> Response | None:
+    """CSQ3106E when the queue manager (its status, read when not given) is stopped: only
     START QMGR is processed."""
-    if (record or manager(ctx.tx, ctx.system, ctx.now)).status.get("state", "STARTED") != "STOPPED":
+    if (status if status is not None else queue_manager_status(ctx)).get("state", "STARTED") != "STOPPED":
         return None
     cpf = ctx.system.attrs.get("cpf", "-" + ctx.system.name)
     result = Response(status=FAILED, framing="zos", csect=STOPPED_CSECT)
@@ -272,24 +281,24 @@ def active_only(handle: Handler) -> Handler:
     with MQT0492E while SUSPEND QMGR LOG holds the updates it would make."""
 
     def guarded(ctx: Any, req: Any) -> Response:
-        record = manager(ctx.tx, ctx.system, ctx.now)  # read once for both checks
-        return stopped(ctx, req, record) or log_suspended(ctx, req, record) or handle(ctx, req)
+        status = queue_manager_status(ctx)  # read once for both checks
+        return stopped(ctx, req, status) or log_suspended(ctx, req, status) or handle(ctx, req)
 
     guarded.__doc__ = handle.__doc__
     return guarded
 
 
-def log_suspended(ctx: Any, req: Any, record: ObjectRecord) -> Response | None:
+def log_suspended(ctx: Any, req: Any, status: dict[str, Any]) -> Response | None:
     """MQT0492E for a command that updates what z/OS logs while the log is suspended (the
-    keyword table's `log_suspend` block names them); None for the others. `record`: the
+    keyword table's `log_suspend` block names them); None for the others. `status`: the
     queue manager's."""
     from mqtool.engine.zos.logsuspend import KEY
 
-    if KEY not in record.status or not _logged(req.verb.name, req.object.name if req.object is not None else ""):
+    if KEY not in status or not _logged(req.verb.name, req.object.name if req.object is not None else ""):
         return None
     from .everyday import command_words
 
-    return refuse(req, "MQT0492E", command=command_words(req), qmgr=record.name)
+    return refuse(req, "MQT0492E", command=command_words(req), qmgr=ctx.system.name)
 
 
 def _logged(verb: str, obj: str) -> bool:
@@ -315,10 +324,13 @@ def find_queue(tx: Transaction, system: SystemRecord, name: str) -> ObjectRecord
     return tx.find_object(system.name, QUEUE_TYPES, name)
 
 
-def find_named(tx: Transaction, system: SystemRecord, obj: str, name: str) -> ObjectRecord | None:
-    """The object of that type, or for a queue type the queue of any type with that name."""
+def find_named(
+    tx: Transaction, system: SystemRecord, obj: str, name: str, likely_absent: bool = False
+) -> ObjectRecord | None:
+    """The object of that type, or for a queue type the queue of any type with that name
+    (`likely_absent`: a name expected to be new, see Transaction.find_object)."""
     if obj in QUEUE_TYPES:
-        return find_queue(tx, system, name)
+        return tx.find_object(system.name, QUEUE_TYPES, name, likely_absent)
     return tx.get_object(system.name, obj, name)
 
 

@@ -24,7 +24,7 @@ from . import (
     security,
     syntax,
 )
-from .builtin import TYPE_KEYWORDS, settable, table_defaults
+from .builtin import TYPE_KEYWORDS, settable_set, table_defaults
 from .rules import check
 
 # The attributes whose change looks at a queue's trigger conditions again.
@@ -42,7 +42,7 @@ def handle(ctx: Any, req: Any) -> Response:
         return pagesets.alter(ctx, req)
     if obj == "BUFFPOOL":
         return buffpools.alter(ctx, req)
-    given = {key: value for key, value in req.params.items() if key in settable(obj)}
+    given = {key: value for key, value in req.params.items() if key in settable_set(obj)}
     if obj == "QMGR":
         record = manager(tx, system, ctx.now)
         problem = check(ctx, req, obj, record.name, table_defaults("QMGR") | record.attrs | given, record)

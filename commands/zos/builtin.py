@@ -9,6 +9,7 @@ from typing import Any
 
 from mqtool.engine.core.topics import BASE_ATTRS
 from mqtool.state import ObjectRecord, SystemRecord, Transaction
+from mqtool.tables import Table
 
 from . import table
 
@@ -84,23 +85,49 @@ SETTABLE_VERBS = ("DEFINE", "ALTER")
 
 def settable(obj: str) -> list[str]:
     """The keywords of an object type that are stored as its attributes, in table order."""
-    spec = table().objects[obj]
-    return [
-        k.name
-        for k in spec.keywords.values()
-        if k.type != "flag" and k.display and any(v in k.verbs for v in SETTABLE_VERBS)
-    ]
+    return list(_derived(obj)[0])
+
+
+def settable_set(obj: str) -> frozenset[str]:
+    """settable(obj) as a set, for membership tests on the command path."""
+    return _derived(obj)[1]
 
 
 def table_defaults(obj: str) -> dict[str, Any]:
-    """The keyword table's defaults of the stored attributes of an object type."""
-    spec = table().objects[obj]
-    values: dict[str, Any] = {}
-    for name in settable(obj):
+    """The keyword table's defaults of the stored attributes of an object type (a new
+    dict each call: callers change it)."""
+    values = dict(_derived(obj)[2])
+    for name, value in values.items():
+        if isinstance(value, list):
+            values[name] = list(value)
+    return values
+
+
+# What settable() and table_defaults() derive from an object type's table row, worked out
+# once per table: the key is the table object itself (tables.load reads it once per
+# process), so a table read again is derived again.
+_DERIVED: dict[str, tuple[Table, tuple[tuple[str, ...], frozenset[str], dict[str, Any]]]] = {}
+
+
+def _derived(obj: str) -> tuple[tuple[str, ...], frozenset[str], dict[str, Any]]:
+    current = table()
+    cached = _DERIVED.get(obj)
+    if cached is not None and cached[0] is current:
+        return cached[1]
+    spec = current.objects[obj]
+    names = tuple(
+        k.name
+        for k in spec.keywords.values()
+        if k.type != "flag" and k.display and any(v in k.verbs for v in SETTABLE_VERBS)
+    )
+    defaults: dict[str, Any] = {}
+    for name in names:
         default = spec.keywords[name].default
         if default is not None:
-            values[name] = list(default) if isinstance(default, list) else default
-    return values
+            defaults[name] = list(default) if isinstance(default, list) else default
+    derived = (names, frozenset(names), defaults)
+    _DERIVED[obj] = (current, derived)
+    return derived
 
 
 def builtin_attrs(obj: str, name: str) -> dict[str, Any] | None:

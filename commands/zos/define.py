@@ -24,7 +24,7 @@ from . import (
     reply,
     security,
 )
-from .builtin import DEFAULT_OBJECTS, TYPE_KEYWORDS, settable, table_defaults
+from .builtin import DEFAULT_OBJECTS, TYPE_KEYWORDS, settable_set, table_defaults
 from .rules import check
 
 
@@ -41,7 +41,7 @@ def handle(ctx: Any, req: Any) -> Response:
     if obj == "AUTHINFO" and (unavailable := security.authtype(req)) is not None:
         return unavailable
     name, tx, system = req.name, ctx.tx, ctx.system
-    existing = find_named(tx, system, obj, name)
+    existing = find_named(tx, system, obj, name, likely_absent=True)
     if existing is not None and existing.type != obj:
         return refuse(req, "CSQM110I", RC_WRONG_TYPE, objtype=obj, name=name, actual=existing.type)
     if existing is not None and not req.get("REPLACE"):
@@ -63,7 +63,7 @@ def handle(ctx: Any, req: Any) -> Response:
         default = tx.get_object(system.name, obj, DEFAULT_OBJECTS.get(chltype if obj == "CHANNEL" else obj, ""))
         if default is not None:
             base |= default.attrs
-    given = {key: value for key, value in req.params.items() if key in settable(obj)}
+    given = {key: value for key, value in req.params.items() if key in settable_set(obj)}
     attrs = base | given
     if kind is not None:
         attrs[kind] = req.get(kind)

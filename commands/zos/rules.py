@@ -84,9 +84,7 @@ def _storage_class(
     ctx: Any, req: Any, name: str, attrs: dict[str, Any], before: ObjectRecord | None
 ) -> Response | None:
     stgclass = str(attrs.get("STGCLASS", ""))
-    if (before is None or "STGCLASS" in req.params) and ctx.tx.get_object(
-        ctx.system.name, "STGCLASS", stgclass
-    ) is None:
+    if (before is None or "STGCLASS" in req.params) and not ctx.tx.has_object(ctx.system.name, "STGCLASS", stgclass):
         return not_found(req, "STGCLASS", stgclass)
     if before is not None and before.type == "QLOCAL" and before.attrs.get("STGCLASS") != stgclass:
         depth = queue_depth(ctx.tx, ctx.system, name)

@@ -177,16 +177,35 @@ def qmgr(tx: Transaction, system: SystemRecord) -> ObjectRecord | None:
 def defaults_for(table: Table, obj: str, manager: ObjectRecord | None) -> dict[str, Any]:
     """The table defaults of an object type, with `=QMGR.X` taken from the queue manager."""
     values: dict[str, Any] = {}
+    source = manager.attrs if manager is not None else {}
+    for name, default, inherited in _default_rows(table, obj):
+        if inherited is not None:
+            default = source.get(inherited, default)
+        values[name] = list(default) if isinstance(default, list) else default
+    return values
+
+
+# The rows defaults_for() reads, per object type: (keyword, table default, the queue
+# manager's attribute it inherits or None). Worked out once per table object
+# (tables.load reads a table once per process), so a table read again is worked out again.
+_DEFAULT_ROWS: dict[tuple[int, str], tuple[Table, list[tuple[str, Any, str | None]]]] = {}
+
+
+def _default_rows(table: Table, obj: str) -> list[tuple[str, Any, str | None]]:
+    cached = _DEFAULT_ROWS.get((id(table), obj))
+    if cached is not None and cached[0] is table:
+        return cached[1]
+    rows: list[tuple[str, Any, str | None]] = []
     for spec in table.objects[obj].keywords.values():
         if spec.type == "flag" or spec.default is None:
             continue
-        default = spec.default
+        default, inherited = spec.default, None
         if isinstance(default, str) and default.startswith("=QMGR."):
-            key = default[len("=QMGR.") :]
-            source = manager.attrs if manager is not None else {}
-            default = source.get(key, table.objects["QMGR"].keywords[key].default)
-        values[spec.name] = list(default) if isinstance(default, list) else default
-    return values
+            inherited = default[len("=QMGR.") :]
+            default = table.objects["QMGR"].keywords[inherited].default
+        rows.append((spec.name, default, inherited))
+    _DEFAULT_ROWS[(id(table), obj)] = (table, rows)
+    return rows
 
 
 def find_queue(tx: Transaction, system: SystemRecord, name: str) -> ObjectRecord | None:

@@ -184,7 +184,8 @@ def name_taken(tx: Transaction, system: SystemRecord, obj: str, name: str) -> Re
     """The refusal of a DEFINE whose name is taken: by an object of its type (MQSC0017E)
     or, queue names being unique across QL, QA and QR, by a queue of another type
     (MQSC0032E). One look for a queue."""
-    existing = find_queue(tx, system, name) if obj in QUEUE_TYPES else tx.get_object(system.name, obj, name)
+    types = QUEUE_TYPES if obj in QUEUE_TYPES else (obj,)
+    existing = tx.find_object(system.name, types, name, likely_absent=True)
     if existing is None:
         return None
     if existing.type == obj:

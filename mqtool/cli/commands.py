@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from mqtool.cli.main import App, fail
-from mqtool.cli.runner import EXIT_NOT_RUN, Summary, run_lines, unreadable
+from mqtool.cli.runner import EXIT_NOT_RUN, Report, Summary, run_lines, unreadable
 from mqtool.parse.lines import LineTooLong, read_all
 
 
@@ -250,7 +250,7 @@ def run(
             click.echo(f"mqtool: error: {errors} syntax error(s); --verify-first ran no file", err=True)
             sys.exit(EXIT_NOT_RUN)
     transcript: list[str] = []
-    emit = click.echo if expect is None else transcript.append
+    emit: Callable[[str], None] = Report() if expect is None else transcript.append
     total = _run_files(app, texts, emit, no_echo, verify, keep_going, output_format.lower() == "json")
     if expect is None:
         sys.exit(total.exit_code)
@@ -305,6 +305,8 @@ def _run_files(
             break
     if document is not None:
         emit(document.text(total))
+    if isinstance(emit, Report):
+        emit.flush()
     return total
 
 

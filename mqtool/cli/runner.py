@@ -4,8 +4,13 @@ golden-transcript tests."""
 
 from __future__ import annotations
 
+import codecs
+import io
+import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+
+import click
 
 from mqtool.parse.lines import MAX_COMMAND, LineTooLong, SourceCommand, assemble
 from mqtool.response import FAILED, SYNTAX
@@ -47,6 +52,37 @@ class Summary:
         ]
 
 
+class Report:
+    """Standard output for a report of many lines, written as click.echo writes it, but
+    flushed when `flush` is called (once per command, by run_lines) instead of after
+    every line: click.echo asks whether the stream is a terminal and flushes it for each
+    line, which cost a scripted DEFINE more than its rendering. Lines are written to the
+    stream directly only where click.echo would write them unchanged to that same stream
+    (a UTF-8 text stream, a line without escape sequences); any other goes through
+    click.echo."""
+
+    def __init__(self) -> None:
+        stream = sys.stdout
+        plain = isinstance(stream, io.TextIOWrapper) and codecs.lookup(stream.encoding).name == "utf-8"
+        self.stream = stream if plain else None
+
+    def __call__(self, line: str) -> None:
+        if self.stream is None or "\x1b" in line:
+            self.flush()
+            click.echo(line)
+        else:
+            self.stream.write(line + "\n")
+
+    def flush(self) -> None:
+        if self.stream is not None:
+            self.stream.flush()
+
+    def flushed(self, line: str) -> None:
+        """One line, shown at once."""
+        self(line)
+        self.flush()
+
+
 def run_lines(
     session: Session,
     lines: Iterable[str],
@@ -60,9 +96,12 @@ def run_lines(
     """Runs the commands of `lines`, emitting the report line by line as it goes. The
     MQSC file rules join the lines into commands; with `whole`, each line is one
     complete command as typed (the arguments of `mqtool cmd`). `observe` sees each
-    command with its outcome (the JSON renderer uses it)."""
+    command with its outcome (the JSON renderer uses it). An `emit` that is a Report is
+    flushed after each command's echo and after its response."""
     summary = Summary()
-    session.emit = emit  # `.get` prints each message's line before its get commits
+    flush = emit.flush if isinstance(emit, Report) else None
+    # `.get` prints each message's line before its get commits (and at once).
+    session.emit = emit.flushed if isinstance(emit, Report) else emit
     sources = (
         (
             SourceCommand(line.strip()[:MAX_COMMAND], number, [line[:MAX_COMMAND]], len(line.strip()) > MAX_COMMAND)
@@ -78,12 +117,16 @@ def run_lines(
             emit(f"{summary.read:6d} : {source.lines[0]}")
             for more in source.lines[1:]:
                 emit(f"       : {more}")
+            if flush is not None:
+                flush()  # the command being run shows while it runs
         outcome = execute_source(session, source, check_only=verify)
         if outcome.leave:
             summary.read -= 1
             break
         for line in outcome.lines:
             emit(line)
+        if flush is not None:
+            flush()
         if observe is not None:
             observe(source, outcome)
         if outcome.status == SYNTAX:

@@ -34,7 +34,7 @@ def _message_lines(message: Message, prefix: str) -> list[str]:
 
 def render_ztpf(response: Response, system: SystemRecord, local: datetime) -> list[str]:
     attrs = system.attrs
-    stamp = f"{local:%H.%M.%S}"
+    stamp = f"{local.hour:02d}.{local.minute:02d}.{local.second:02d}"  # %H.%M.%S, without strftime
     header = (
         f"CSMP0097I {stamp} CPU-{attrs.get('processor', 'B')} SS-{attrs.get('subsystem', 'BSS'):<4} "
         f"SSU-{attrs.get('ssu', 'HPN'):<4} IS-{int(attrs.get('istream', 1)):02d}"
