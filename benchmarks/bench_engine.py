@@ -21,6 +21,11 @@
 4. Memory: `mqtool get Q --all` of 1 GB of queued messages, payloads to /dev/null;
    the child's peak RSS (wait4). Target: < 200 MB.
 
+5. Storage (issue 19): bytes on disk per payload byte of persistent 2 KB messages.
+   --choices also measures page sizes 4-32 KB and payloads in 512-byte and 1 KB chunk
+   rows (on the bare table: bytes per payload byte and CPU per durable pair).
+   Target: <= 1.25 bytes per payload byte.
+
 Run:  python benchmarks/bench_engine.py [--quick] [--only pairs,bulk,...] [--rounds 7]
           [--pairs 2000] [--ablate] [--skip-memory] [--gigabytes 1]
 Figures are also printed on `RESULT ` lines (benchmarks/run.py collects them).
