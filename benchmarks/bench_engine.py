@@ -21,6 +21,11 @@
 4. Memory: `mqtool get Q --all` of 1 GB of queued messages, payloads to /dev/null;
    the child's peak RSS (wait4). Target: < 200 MB.
 
+5. Storage (issue 19): bytes on disk per payload byte of persistent 2 KB messages.
+   --choices also measures page sizes 4-32 KB and payloads in 512-byte and 1 KB chunk
+   rows (on the bare table: bytes per payload byte and CPU per durable pair).
+   Target: <= 1.25 bytes per payload byte.
+
 Run:  python benchmarks/bench_engine.py [--quick] [--only pairs,bulk,...] [--rounds 7]
           [--pairs 2000] [--ablate] [--skip-memory] [--gigabytes 1]
 Figures are also printed on `RESULT ` lines (benchmarks/run.py collects them).
@@ -393,6 +398,111 @@ def storage_choices(work: Path, count: int, rounds: int, pairs: int) -> None:
         )
 
 
+# Payloads cut into chunk rows (--only storage --choices): a message's first chunk stays
+# in its row, the rest go to rows of a chunk table whose ids follow the message's
+# (message id << 12 | n), so rows of about `chunk` bytes share 4 KB pages. Measured on
+# the bare table of the pairs (the same table plus the chunk table, in the same run as
+# the bare table unchunked) to price the layout itself; the engine does not use it.
+CHUNK_CHOICES = (512, 1024)
+CHUNK_BITS = 12  # chunk numbers per message (4,096 chunks: 2 MB at 512 bytes)
+
+
+def _chunked_table(folder: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(str(folder / "chunked.db"), isolation_level=None)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = FULL")
+    conn.execute("CREATE TABLE q (id INTEGER PRIMARY KEY AUTOINCREMENT, queue TEXT NOT NULL, payload BLOB NOT NULL)")
+    conn.execute("CREATE INDEX q_order ON q (queue, id)")
+    conn.execute("CREATE TABLE c (id INTEGER PRIMARY KEY, payload BLOB NOT NULL)")
+    return conn
+
+
+def _chunk_put(conn: sqlite3.Connection, payload: bytes, chunk: int, inserts: dict[int, str]) -> None:
+    """One message into the chunked layout, in the caller's transaction: its first chunk
+    in its row, the others in one multi-row INSERT into the chunk table (chunk 0: the
+    payload whole in its row, as the bare table of the pairs keeps it)."""
+    cursor = conn.execute("INSERT INTO q (queue, payload) VALUES (?, ?)", ("Q1", payload[:chunk] if chunk else payload))
+    rest = len(payload) - chunk
+    if chunk and rest > 0:
+        base = cursor.lastrowid << CHUNK_BITS  # type: ignore[operator]
+        parts = -(-rest // chunk)
+        sql = inserts.get(parts)
+        if sql is None:
+            sql = inserts[parts] = "INSERT INTO c (id, payload) VALUES " + ", ".join(["(?, ?)"] * parts)
+        params: list[object] = []
+        for number in range(1, parts + 1):
+            params += (base | number, payload[number * chunk : (number + 1) * chunk])
+        conn.execute(sql, params)
+
+
+def pairs_chunked(folder: Path, payload: bytes, count: int, chunk: int) -> PairRun:
+    """The bare table's durable pairs with payloads in chunk rows: a put is one more
+    INSERT (all its chunks), a get one more SELECT and one more DELETE."""
+    conn = _chunked_table(folder)
+    execute = conn.execute
+    inserts: dict[int, str] = {}
+
+    def pair() -> None:
+        execute("BEGIN IMMEDIATE")
+        _chunk_put(conn, payload, chunk, inserts)
+        execute("COMMIT")
+        execute("BEGIN IMMEDIATE")
+        row_id, first = execute("SELECT id, payload FROM q WHERE queue = ? ORDER BY id LIMIT 1", ("Q1",)).fetchone()
+        low, high = row_id << CHUNK_BITS, (row_id + 1) << CHUNK_BITS
+        rest = execute("SELECT payload FROM c WHERE id > ? AND id < ? ORDER BY id", (low, high)).fetchall()
+        got = first + b"".join(part for (part,) in rest)
+        execute("DELETE FROM q WHERE id = ?", (row_id,))
+        execute("DELETE FROM c WHERE id > ? AND id < ?", (low, high))
+        execute("COMMIT")
+        assert got == payload
+
+    times = _time_pairs(pair, count)
+    settings = _settings(conn)
+    conn.close()
+    return PairRun(times[0], times[1], settings, times[2], times[3])
+
+
+def chunked_bytes(folder: Path, payload: bytes, count: int, chunk: int) -> float:
+    """Bytes on disk per payload byte of `count` messages stored in the chunked layout."""
+    conn = _chunked_table(folder)
+    inserts: dict[int, str] = {}
+    for start in range(0, count, 500):
+        conn.execute("BEGIN")
+        for _ in range(min(500, count - start)):
+            _chunk_put(conn, payload, chunk, inserts)
+        conn.execute("COMMIT")
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    return _disk_bytes(folder / "chunked.db") / (count * len(payload))
+
+
+def chunk_choices(work: Path, count: int, rounds: int, pairs: int) -> None:
+    """Bytes per payload byte and CPU per durable pair of the bare table with payloads
+    whole and in chunk rows, the rounds alternating the layouts."""
+    payload = generate("xml", 2048, 0, 0)
+    layouts = (0, *CHUNK_CHOICES)  # 0: whole rows
+    ratios = {chunk: chunked_bytes(_fresh(work, f"chunk-bytes-{chunk}"), payload, count, chunk) for chunk in layouts}
+    cpu: dict[int, list[float]] = {chunk: [] for chunk in layouts}
+    for round_number in range(rounds):
+        order = list(cpu)
+        order = order[round_number % len(order) :] + order[: round_number % len(order)]
+        for chunk in order:
+            folder = _fresh(work, "chunk-pairs")
+            run = pairs_bare(folder, payload, pairs) if not chunk else pairs_chunked(folder, payload, pairs, chunk)
+            cpu[chunk].append(run.steady_cpu / pairs)
+    base = statistics.median(cpu[0])
+    print(
+        f"   payload rows (bare table, {len(payload)}-byte payloads; CPU per durable pair, steady, medians of {rounds})"
+    )
+    print(f"   {'layout':<16} {'bytes/payload':>13} {'CPU/pair':>11} {'vs whole':>9}")
+    print(f"   {'whole rows':<16} {ratios[0]:13.3f} {base * 1e6:8.1f} us {1.0:8.2f}x")
+    for chunk in CHUNK_CHOICES:
+        median = statistics.median(cpu[chunk])
+        print(f"   {f'{chunk}-byte chunks':<16} {ratios[chunk]:13.3f} {median * 1e6:8.1f} us {median / base:8.2f}x")
+        print(f"RESULT storage {chunk}-byte chunk rows: {ratios[chunk]:.3f} bytes per payload byte, "
+              f"{median / base:.2f}x the CPU of a durable pair with whole rows")  # fmt: skip
+
+
 def _bare_at(folder: Path, payload: bytes, count: int, page_size: int) -> PairRun:
     conn = sqlite3.connect(str(folder / "bare.db"))
     conn.execute(f"PRAGMA page_size = {page_size}")
@@ -509,7 +619,9 @@ def main() -> int:
         "--messages", type=int, default=None, help="Messages stored by the storage measurement (default 20000)."
     )
     parser.add_argument(
-        "--choices", action="store_true", help="With storage: also measure other page sizes (bytes and CPU)."
+        "--choices",
+        action="store_true",
+        help="With storage: also measure other page sizes and payloads in chunk rows (bytes and CPU).",
     )
     parser.add_argument("--skip-memory", action="store_true", help="Skip the 1 GB get --all measurement.")
     parser.add_argument("--gigabytes", type=float, default=1.0, help="Queued data for the memory measurement.")
@@ -539,6 +651,7 @@ def main() -> int:
             print(f"RESULT storage bytes per payload byte: {ratio:.3f} (target <= {STORAGE_TARGET})")
             if options.choices:
                 storage_choices(work, count, rounds=3, pairs=options.pairs or 1000)
+                chunk_choices(work, count, rounds=5, pairs=options.pairs or 1000)
             print(
                 f"GOAL message_bytes_ratio {ratio:.3f} <= {STORAGE_TARGET} {'ok' if ok else 'MISSED'} "
                 f"mqtool.db + WAL after a checkpoint / payload bytes, {count} x 2 KB persistent, {pages}, "

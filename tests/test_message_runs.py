@@ -156,3 +156,27 @@ def test_a_rolled_back_put_leaves_its_counts_uncounted(session: Session) -> None
         row = tx.conn.execute("SELECT t_put_p, t_put_p_bytes FROM queue_stats WHERE queue = 'Q1'").fetchone()
         assert row == (1, 4)
         assert runs.depth(tx.conn, "TPF1", "Q1") == 1
+
+
+def test_a_put_stores_its_ids_and_payload_as_blobs_of_the_bytes_given(session: Session) -> None:
+    """A put binds small blobs as bytearray copies (cheaper in Python's sqlite3 than bytes)
+    and large ones as they are: either way the row holds BLOBs of exactly the bytes put."""
+    assert session.execute("ZMQSC DEFINE QL-Q1").status == "ok"
+    store = session.store
+    handle = open_queue(store, session.clock, "TPF1", "Q1")
+    with store.transaction() as tx:
+        handle.open(tx)
+    correlid = b"C" * 24
+    payloads = [b"", b"\x00small", bytes(range(256)) * 63, bytes(range(256)) * 64, b"L" * 100_000]
+    results = [handle.put_committed(payload, PutOptions(persistent=True, correlid=correlid)) for payload in payloads]
+    rows = store.conn.execute(
+        "SELECT typeof(msgid), msgid, typeof(correlid), correlid, typeof(payload), payload FROM messages "
+        "WHERE system = 'TPF1' ORDER BY id"
+    ).fetchall()
+    assert rows == [
+        ("blob", result.msgid, "blob", correlid, "blob", payload)
+        for result, payload in zip(results, payloads, strict=True)
+    ]
+    got = [handle.get_committed() for _ in payloads]
+    assert [message.payload for message in got if message is not None] == payloads
+    assert all(type(message.payload) is bytes and type(message.msgid) is bytes for message in got if message)

@@ -292,7 +292,8 @@ class ZtpfLedger(Ledger):
         return self._pending
 
     def _count_get(self, tx: Transaction, local: str) -> None:
-        self._counts(tx, local)[GETS] += 1
+        counts = self._pending if tx is self._counts_tx and local == self._counts_queue else self._counts(tx, local)
+        counts[GETS] += 1
         self._counted = counted = self._counted + 1
         # The clock is asked every 8th get: the group is written by the interval's end.
         if counted >= COUNT_GROUP or (not counted & 7 and self.handle.clock.timestamp() >= self._flush_due):
