@@ -163,6 +163,32 @@ def test_reason_codes_of_the_put_checks(engine: Engine) -> None:
     assert result.count == 0 and result.error is None
 
 
+def test_an_open_handle_refused_by_get_disabled_gets_once_the_queue_is_enabled(engine: Engine) -> None:
+    """A handle keeps its queue's resolution between gets; a refusal (2016) made with it
+    is checked against the definitions version, so ALTER ... GET-ENABLED is seen by the
+    next get of the same handle (it used to fail until a put resolved the queue again)."""
+    engine.cmd("ZMQSC DEFINE QL-Q1 GET-DISABLED")
+    engine.put("Q1", b"one")
+    getter = engine.handle("Q1")
+    with engine.store.transaction() as tx:
+        getter.open(tx, "get")
+    try:
+        with engine.store.transaction() as tx, pytest.raises(MQError) as refused:
+            getter.get(tx)
+        assert reason(refused) == 2016
+        engine.cmd("ZMQSC ALTER QL-Q1 GET-ENABLED")
+        with engine.store.transaction() as tx:
+            got = getter.get(tx)
+        assert got is not None and got.payload == b"one"
+        engine.cmd("ZMQSC ALTER QL-Q1 GET-DISABLED")
+        with engine.store.transaction() as tx, pytest.raises(MQError) as again:
+            getter.get(tx)
+        assert reason(again) == 2016
+    finally:
+        with engine.store.transaction() as tx:
+            getter.close(tx)
+
+
 def test_alias_and_remote_resolution(engine: Engine) -> None:
     engine.cmd(
         "ZMQSC DEFINE QL-TARGET",

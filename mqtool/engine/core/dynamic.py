@@ -35,6 +35,7 @@ from mqtool.engine.core.reasons import (
 from mqtool.processes import alive
 from mqtool.state import ObjectRecord
 from mqtool.state import messages as runs
+from mqtool.state.store import PRIMARY_KEY_INDEX
 
 if TYPE_CHECKING:
     from mqtool.clock import Clock
@@ -103,7 +104,9 @@ def remove_orphans(tx: Transaction, model: StorageModel, system: str) -> int:
     if not model.model_type:
         return 0
     rows = tx.conn.execute(
-        "SELECT name, json_extract(status, '$.owner') FROM objects WHERE system = ? AND type = ? "
+        "SELECT name, json_extract(status, '$.owner') FROM objects INDEXED BY "
+        + PRIMARY_KEY_INDEX
+        + " WHERE system = ? AND type = ? "
         "AND json_extract(attrs, '$.DEFTYPE') = 'TEMPDYN'",
         (system, model.local_type),
     ).fetchall()

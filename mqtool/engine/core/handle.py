@@ -382,6 +382,12 @@ class QueueHandle:
         ledger = self.ledger
         while True:
             if resolved.get_error:
+                # A refusal resolved earlier may be out of date (GET enabled again, the
+                # queue manager's status changed): a definitions version that moved
+                # resolves the queue again before anything is refused.
+                if cursor.execute(_VERSION).fetchone()[0] != self._version:
+                    resolved = self._resolve(tx)
+                    continue
                 ledger.refused(tx, resolved, "browse" if browse else "get", resolved.get_error)
                 raise MQError(resolved.get_error, why_not(self.model, resolved, self.queue_name, "get"))
             plain = self._plain_select.get(resolved.low) if selector is None and not after else None

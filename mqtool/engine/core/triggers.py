@@ -45,6 +45,7 @@ from mqtool.engine.core import mqtm
 from mqtool.engine.core.opens import live_handles, open_for_input
 from mqtool.engine.core.reasons import MQError
 from mqtool.state import messages as runs
+from mqtool.state.store import PRIMARY_KEY_INDEX
 
 if TYPE_CHECKING:
     from mqtool.clock import Clock
@@ -261,7 +262,9 @@ def initq_opened(tx: Transaction, engine: Engine, initq: str) -> int:
     if not model.process_type or live_handles(tx, system, initq)[0] != 1:
         return 0
     rows = tx.conn.execute(
-        "SELECT name FROM objects WHERE system = ? AND type = ? AND json_extract(attrs, '$.INITQ') = ? "
+        "SELECT name FROM objects INDEXED BY "
+        + PRIMARY_KEY_INDEX
+        + " WHERE system = ? AND type = ? AND json_extract(attrs, '$.INITQ') = ? "
         "AND json_extract(attrs, '$.TRIGGER') = 'YES' ORDER BY name",
         (system, model.local_type, initq),
     ).fetchall()

@@ -362,13 +362,7 @@ class ZosLedger(Ledger):
     def refused(self, tx: Transaction, resolved: Resolved | None, operation: str, reason: int) -> None:
         self.figures.refused(tx, resolved, operation, reason)
         if operation == "get" and reason == logsuspend.REASON and resolved is not None and resolved.space.suspended:
-            # Held by _hold_gets: still suspended, or resumed since this handle resolved
-            # its queue (a handle refused once keeps that resolution until the version
-            # moves; the next get resolves again).
-            manager = tx.get_object(self.system_name, "QMGR", self.system_name)
-            if logsuspend.suspended_at(manager) is None:
-                resolved.get_error = 0
-                raise MQError(logsuspend.REASON, "MQGET refused: log update activity was resumed meanwhile; get again")
+            # Held by _hold_gets (the core resolves again first when the status moved).
             raise logsuspend.refusal(resolved.qmgr.name, "MQGET")
 
     def restored(self, tx: Transaction, messages: list[Message]) -> None:
