@@ -50,6 +50,10 @@ LINE = f"DISPLAY QLOCAL({QUEUE})"
 USER, PASSWORD = "bench", "bench-password"
 PATH = "/ibmmq/rest/v2/admin/action/qmgr/CSQ1/mqsc"
 BODY = json.dumps({"type": "runCommandJSON", "command": "DISPLAY", "qualifier": "QLOCAL", "name": QUEUE})
+# Every body new: blanks before (n // FRESH) and after (n % FRESH) the JSON, so that a
+# body comes again only after FRESH**2 requests (minutes at these rates; the answer
+# cache keeps an answer to the end of its second) and bodies average FRESH blanks.
+FRESH = 500
 AUTH = "Basic " + base64.b64encode(f"{USER}:{PASSWORD}".encode()).decode()
 
 
@@ -135,6 +139,10 @@ def check(port: int) -> None:
         raise SystemExit(f"unexpected answer {response.status}: {document}")
 
 
+def _fresh(n: int) -> str:
+    return " " * (n // FRESH) + BODY + " " * (n % FRESH)
+
+
 def _headers() -> dict[str, str]:
     return {"Authorization": AUTH, "ibm-mq-rest-csrf-token": "bench", "Content-Type": "application/json"}
 
@@ -146,15 +154,16 @@ def run_wrk(wrk: str, port: int, seconds: float, connections: int, script: Path)
 
 def wrk_script(folder: Path, fresh: bool = False) -> Path:
     """The Lua script that makes wrk send the POST with its body and headers; `fresh`:
-    each request's body with a different number of trailing blanks (0-999)."""
+    each request's body with its own blanks before and after the JSON (see _fresh)."""
     lines = ['wrk.method = "POST"', f"wrk.body = {json.dumps(BODY)}"]
     lines += [f'wrk.headers["{name}"] = {json.dumps(value)}' for name, value in _headers().items()]
     if fresh:
         lines += [
             "local n = 0",
             "request = function()",
-            "  n = (n + 1) % 1000",
-            "  return wrk.format(nil, nil, nil, wrk.body .. string.rep(' ', n))",
+            f"  n = (n + 1) % {FRESH * FRESH}",
+            f"  local body = string.rep(' ', math.floor(n / {FRESH})) .. wrk.body .. string.rep(' ', n % {FRESH})",
+            "  return wrk.format(nil, nil, nil, body)",
             "end",
         ]
     path = folder / ("fresh.lua" if fresh else "post.lua")
@@ -168,8 +177,8 @@ async def _client(port: int, fresh: bool, stop_at: float, latencies: list[float]
     n = 0
     try:
         while time.perf_counter() < stop_at:
-            body = BODY + " " * n if fresh else BODY
-            n = (n + 1) % 1000
+            body = _fresh(n) if fresh else BODY
+            n = (n + 1) % (FRESH * FRESH)
             request = f"POST {PATH} HTTP/1.1\r\nHost: bench\r\n{headers}Content-Length: {len(body)}\r\n\r\n{body}"
             began = time.perf_counter()
             writer.write(request.encode())

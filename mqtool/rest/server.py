@@ -34,6 +34,7 @@ from mqtool.state.store import DB_NAME
 from .api import Got, RestApi
 from .config import RestConfig, RestUser, check_password
 from .logins import MAX_DELAY, Throttle, delay_after, dummy_hash
+from .reader import NeedsWriter, ReadingApi
 from .reply import CSRF_HEADER, MAX_WAIT_MS, Reply, RestError, error_reply
 
 T = TypeVar("T")
@@ -158,6 +159,10 @@ class RestContext:
         self.config = config
         self.auth = Authenticator(config.users)
         self.api = RestApi(state_dir, clock, config.host)
+        # Short reading commands answered on the event loop (reader.py); not before the
+        # store thread has opened (and made, when missing) the store.
+        self.reader = ReadingApi(self.api)
+        self._reader_ready = False
         self.answers = AnswerCache(Path(state_dir) / DB_NAME, clock)
         self.throttle = Throttle()
         # How a throttled attempt waits (tests put a recorder here): on the event loop,
@@ -169,10 +174,23 @@ class RestContext:
         """Runs `func` in the store thread (one at a time: the store is one connection)."""
         return await asyncio.get_running_loop().run_in_executor(self._store_thread, func, *args)
 
+    async def mqsc(self, qmgr: str, body: bytes, user: RestUser) -> Reply:
+        """RestApi.mqsc: on the event loop when reader.ReadingApi may answer it, else in
+        the store thread."""
+        if self._reader_ready:
+            try:
+                return self.reader.mqsc(qmgr, body, user)
+            except NeedsWriter:
+                pass
+        reply = await self.call(self.api.mqsc, qmgr, body, user)
+        self._reader_ready = True
+        return reply
+
     async def close(self) -> None:
-        """Closes the cache's connection (on the event loop, whose thread opened it), then
-        the store and its thread."""
+        """Closes the cache's and the reader's connections (on the event loop, whose
+        thread opened them), then the store and its thread."""
         self.answers.close()
+        self.reader.close()
         await asyncio.to_thread(self._close_store)
 
     def _close_store(self) -> None:
@@ -269,12 +287,12 @@ class RestConnection(_Connection):
                 raise RestError(415, "MQWB0306E")
             key = (names[0], self.body)
             if len(self.body) > _CACHED_BODY:  # never kept: no version to read
-                return await rest.call(rest.api.mqsc, names[0], self.body, user)
+                return await rest.mqsc(names[0], self.body, user)
             cached = rest.answers.get(key)
             if cached is not None:
                 return cached
             store_version = rest.answers.version()
-            reply = await rest.call(rest.api.mqsc, names[0], self.body, user)
+            reply = await rest.mqsc(names[0], self.body, user)
             rest.answers.put(key, reply, store_version)
             return reply
         headers = {name.decode("latin-1"): value.decode("latin-1") for name, value in request.headers}
