@@ -371,7 +371,7 @@ class RestApi:
         from . import authority
         from .build import build, field
 
-        generation = self.session.store.generation()
+        generation = self._generation()
         system, _ = self.manager(qmgr, generation)
         self.connected(system, user.name)
         self._command_server(system, qmgr, generation)
@@ -422,6 +422,10 @@ class RestApi:
         if verb.name is not None and not verb.writes:
             reply.valid_until = self._valid_until()
         return reply
+
+    def _generation(self) -> tuple[int, int]:
+        """The store's generation at the start of a request."""
+        return self.session.store.generation()
 
     def _reads_only(self, verb: Any, name: str | None) -> None:
         """Where a command of `verb` on the object `name` (None: a typed line, or no

@@ -44,14 +44,17 @@ class NeedsWriter(Exception):
 
 class ReadingSession(Session):
     """A session whose tick never runs anything: when a timer is due or a subscription
-    needs cleaning up, it raises NeedsWriter instead (the store thread's tick runs them)."""
+    needs cleaning up, it raises NeedsWriter instead (the store thread's tick runs them).
+    `generation`: the store's, read once at the start of the request (ReadingApi checks
+    at its end that it has not changed, so nothing needs to read it in between)."""
 
     def __init__(self, store: Store, clock: Any) -> None:
         super().__init__(store, clock)
+        self.generation: tuple[int, int] = (-1, -1)
         self._owners = False  # whether some process held a subscription, as last read
 
     def _tick(self) -> tuple[int, tuple[int, int] | None]:
-        generation = self.store.generation()
+        generation = self.generation
         if generation != self._quiet_generation:
             with self.store.transaction(write=False) as tx:
                 due = tx.conn.execute("SELECT min(due) FROM timers").fetchone()[0]
@@ -62,6 +65,9 @@ class ReadingSession(Session):
         if self._owners or not self.quiet():
             raise NeedsWriter("a timer is due, or subscriptions wait to be cleaned up")
         return 0, generation
+
+    def next_timer_due(self) -> float | None:
+        return self._quiet_until if self._quiet_generation == self.generation else None
 
     def quiet(self) -> bool:
         """Whether no timer has fallen due by now (as the last look at the timers found)."""
@@ -109,14 +115,18 @@ class ReadingApi(RestApi):
         if spec is None or getattr(_handler(verb.dialect, spec.module), "before_transaction", None) is not None:
             raise NeedsWriter("the command has work to do outside its transaction")
 
+    def _generation(self) -> tuple[int, int]:
+        return self.session.generation
+
     def mqsc(self, qmgr: str, body: bytes, user: RestUser) -> Reply:
         """RestApi.mqsc, or NeedsWriter; a RestError is the store thread's answer too
         (it comes from reads made before the command would run)."""
         try:
-            store = self.session.store
-            before = store.generation()
+            session = self.session
+            store = session.store
+            session.generation = store.generation()
             reply = super().mqsc(qmgr, body, user)
-            if store.generation() != before or not self.session.quiet():
+            if store.generation() != session.generation or not session.quiet():
                 raise NeedsWriter("the store changed, or a timer fell due, while the command ran")
         except (StoreError, sqlite3.Error) as exc:
             raise NeedsWriter(str(exc)) from exc

@@ -26,7 +26,7 @@ import h11
 
 from mqtool.clock import Clock
 from mqtool.engine.http.config import ServerOptions
-from mqtool.engine.http.server import HttpServer, _Connection, _header, _request_segments
+from mqtool.engine.http.server import HttpServer, _Connection, _request_segments
 from mqtool.engine.http.stats import HttpStats
 from mqtool.rest.publish import publish, topic_route
 from mqtool.state.store import DB_NAME
@@ -257,7 +257,7 @@ class RestConnection(_Connection):
         target = request.target
         path, _, query_text = target.partition(b"?")
         version, allowed, kind, names = _resolve(path)
-        header = _header(request, b"authorization")
+        header, csrf, content_type = _wanted_headers(request)
         user = rest.auth.known(header)
         if user is None and header is not None:
             user = await self._login(header)
@@ -275,14 +275,14 @@ class RestConnection(_Connection):
                 path=path.decode("latin-1"),
                 allowed=", ".join(allowed),
             )
-        if method != "GET" and _header(request, _CSRF) is None:
+        if method != "GET" and not csrf:
             raise RestError(403, "MQWB0100E", header=CSRF_HEADER)
         if kind == "qmgr":
             return await rest.call(rest.api.qmgr, names[0] if names else None)
         if kind == "mqsc":
             if not user.has("MQWebAdmin", "MQWebAdminRO", "MQWebUser"):
                 raise RestError(403, "MQWB0103E", action="run commands on", target=names[0])
-            media = _last_header(request, b"content-type").partition(";")[0].strip().lower()
+            media = content_type.partition(";")[0].strip().lower()
             if media != "application/json":
                 raise RestError(415, "MQWB0306E")
             key = (names[0], self.body)
@@ -376,13 +376,24 @@ def _named_user(header: str) -> str:
     return shown or "(empty)"
 
 
-def _last_header(request: h11.Request, name: bytes) -> str:
-    """The last value of a header ("" without it), as a dict of the headers gives it."""
-    found = b""
+def _wanted_headers(request: h11.Request) -> tuple[str | None, bool, str]:
+    """What routing reads of the headers, in one pass over them: the Authorization
+    header (repeated ones joined, as the HTTP server's _header gives them; None without
+    it), whether the CSRF header is there, and the last Content-Type ("" without it, as
+    a dict of the headers gives it)."""
+    authorization: list[bytes] = []
+    csrf = False
+    content_type = b""
     for key, value in request.headers:
-        if key == name:
-            found = value
-    return found.decode("latin-1")
+        if key == b"authorization":
+            authorization.append(value)
+        elif key == _CSRF:
+            csrf = True
+        elif key == b"content-type":
+            content_type = value
+    # Repeated list headers are one comma-separated list (RFC 9110 5.3).
+    header = ", ".join(value.decode("latin-1") for value in authorization) if authorization else None
+    return header, csrf, content_type.decode("latin-1")
 
 
 _Resolved = tuple[int, tuple[str, ...], str, list[str]]
