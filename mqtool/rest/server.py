@@ -26,7 +26,7 @@ import h11
 
 from mqtool.clock import Clock
 from mqtool.engine.http.config import ServerOptions
-from mqtool.engine.http.server import HttpServer, _Connection, _request_segments
+from mqtool.engine.http.server import HEAD_LIMIT, HttpServer, _Connection, _request_segments, _Stalled
 from mqtool.engine.http.stats import HttpStats
 from mqtool.rest.publish import publish, topic_route
 from mqtool.state.store import DB_NAME
@@ -36,6 +36,7 @@ from .config import RestConfig, RestUser, check_password
 from .logins import MAX_DELAY, Throttle, delay_after, dummy_hash
 from .reader import NeedsWriter, ReadingApi
 from .reply import CSRF_HEADER, MAX_WAIT_MS, Reply, RestError, error_reply
+from .wire import PlainRequest, head_end, plain_request, response_head
 
 T = TypeVar("T")
 
@@ -51,6 +52,8 @@ _REALM = [("WWW-Authenticate", 'Basic realm="mqtool"')]
 _CSRF = CSRF_HEADER.encode()
 # The stream reader's buffer of an https connection (the HTTP server's plain one reads 64 KiB).
 _READ_LIMIT = 64 * 1024
+# What the lean reader reads at a time (the HTTP server reads as much).
+_READ_SIZE = 64 * 1024
 
 
 class Authenticator:
@@ -203,10 +206,112 @@ class RestConnection(_Connection):
 
     keeps_body = True
     _address: str | None = None
+    # Bytes the lean reader (wire.py) has read and not yet used (pipelined requests).
+    _pending = b""
+    # Whether the request being answered was read by the lean reader (its response is
+    # then written without h11), and whether that response closes the connection.
+    _plain = False
+    _plain_close = False
+    _plain_sent = False
 
     @property
     def body_limit(self) -> int:  # type: ignore[override]
         return self.rest.config.maxbody
+
+    # ------------------------------------------------------------ lean reading
+    async def _exchange(self) -> bool:
+        """Reads and answers one request: a plain one (wire.py) without h11, any other
+        with every byte read so far handed to h11, as the HTTP server reads requests.
+        The same bounds hold: the head within HEAD_LIMIT, the body within body_limit,
+        the whole request within the listener's timeout (a request handed to h11 after
+        its head was read gets the timeout again from there)."""
+        protocol = self.protocol
+        if protocol.their_state is not h11.IDLE or protocol.our_state is not h11.IDLE or protocol.trailing_data[0]:
+            return await super()._exchange()  # h11 is reading this connection's requests
+        buffer = self._pending
+        self._pending = b""
+        request: PlainRequest | None = None
+        ended = False
+        try:
+            async with asyncio.timeout_at(self.loop.time() + self.options.timeout):
+                end = head_end(buffer)
+                while end == 0 and len(buffer) < HEAD_LIMIT:
+                    data = await self.reader.read(min(_READ_SIZE, HEAD_LIMIT - len(buffer)))
+                    if not data:
+                        ended = True
+                        break
+                    buffer += data
+                    end = head_end(buffer)
+                if 0 < end <= HEAD_LIMIT:
+                    parsed = plain_request(buffer[:end], self.body_limit)
+                    if parsed is not None:
+                        request, length = parsed
+                        while len(buffer) < end + length:
+                            data = await self.reader.read(_READ_SIZE)
+                            if not data:
+                                ended, request = True, None
+                                break
+                            buffer += data
+        except TimeoutError:
+            self.stats.timed_out_connection()
+            if buffer:
+                self._plain = True
+                await self._send_final(408)
+            return False
+        if request is None:
+            if ended and not buffer:
+                return False  # closed between requests
+            # Not plain: h11 reads it from what came so far, then from the socket.
+            self._plain = False
+            if buffer:
+                protocol.receive_data(bytes(buffer))
+            if ended:
+                self.peer_closed = True
+                protocol.receive_data(b"")
+            return await super()._exchange()
+        self.body = bytes(buffer[end : end + length])
+        self._pending = buffer[end + length :]
+        return await self._answer_plain(request)
+
+    async def _answer_plain(self, request: PlainRequest) -> bool:
+        """Answers a request the lean reader read, as _exchange answers one h11 read."""
+        self._plain, self._plain_close, self._plain_sent = True, False, False
+        self.head_request = False
+        if self.served:
+            self.stats.reused_request()
+        self.served += 1
+        try:
+            await self._respond(request, False)  # type: ignore[arg-type]
+        except (OSError, _Stalled, asyncio.CancelledError):
+            raise
+        except Exception as exc:  # answered 500, then counted
+            self.server._internal_error(exc)
+            if not self._plain_sent:
+                await self._send_final(500)
+            return False
+        if self._plain_close:
+            await self._linger()
+            return False
+        return True
+
+    async def _send_response(
+        self,
+        status: int,
+        headers: list[tuple[str, str]],
+        body: bytes,
+        *,
+        keep_10: bool = False,
+        end: bool = True,
+        cached: bool = False,
+    ) -> bool:
+        if not self._plain:
+            return await super()._send_response(status, headers, body, keep_10=keep_10, end=end, cached=cached)
+        # Every REST response carries its Content-Length: h11 would send this head as it is.
+        head = response_head(status, headers)
+        self._plain_sent = True
+        self._plain_close = any(name.lower() == "connection" and value.lower() == "close" for name, value in headers)
+        await self._write([head, body] if status not in (204, 304) else [head])
+        return False
 
     @property
     def rest(self) -> RestContext:
