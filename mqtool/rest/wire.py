@@ -91,9 +91,11 @@ def plain_request(head: bytes, body_limit: int) -> tuple[PlainRequest, int] | No
 
 def response_head(status: int, headers: list[tuple[str, str]]) -> bytes:
     """The status line and headers as h11 writes them for a plain request's response
-    (which always carries its Content-Length); h11.LocalProtocolError for a header that
-    h11 would refuse to send."""
+    (which always carries its Content-Length: without it, h11 would frame the body
+    otherwise); h11.LocalProtocolError for that, and for a header h11 would refuse."""
     parts = [b"HTTP/1.1 %d %s\r\n" % (status, _PHRASES[status])]
+    if not any(name.lower() == "content-length" for name, _ in headers):
+        raise h11.LocalProtocolError("a plain request's response carries its Content-Length")
     for name, value in headers:
         if not _OUT_NAME.fullmatch(name) or (value and not _OUT_VALUE.fullmatch(value)):
             raise h11.LocalProtocolError(f"illegal header {name!r}")
