@@ -20,7 +20,7 @@ from mqtool.rest.config import RestConfig, RestUser, hash_password, write
 from mqtool.rest.service import RestService
 from mqtool.rest.wire import head_end, plain_request, response_head
 from tests.conftest import FROZEN
-from tests.test_rest_api import ADMIN, MQSC, Client
+from tests.test_rest_api import ADMIN, MQSC, Client, read_response
 
 DISPLAY = (
     b'{"type": "runCommandJSON", "command": "DISPLAY", "qualifier": "QLOCAL", "name": "SYSTEM.DEFAULT.LOCAL.QUEUE"}'
@@ -138,16 +138,7 @@ def _exchange(port: int, raw: bytes, answers: int = 1) -> list[bytes]:
 
 def _read(sock: socket.socket, answers: int) -> list[bytes]:
     reader = sock.makefile("rb")
-    out = []
-    for _ in range(answers):
-        head = b""
-        while not head.endswith(b"\r\n\r\n"):
-            line = reader.readline()
-            assert line, head
-            head += line
-        length = int(next(line for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:"))[15:])
-        out.append(head + reader.read(length))
-    return out
+    return [b"".join(read_response(reader)) for _ in range(answers)]
 
 
 @pytest.mark.parametrize(
