@@ -79,7 +79,8 @@ def prepare(state_dir: Path) -> None:
 
 
 def in_process(state_dir: Path, seconds: float, json_too: bool) -> float:
-    """Session.execute (or command_json) of the command, in a loop: calls per second."""
+    """Session.execute (or command_json) of the command, in a loop: calls per second
+    (and the CPU time of each call in CPU_US)."""
     from mqtool.clock import Clock
     from mqtool.render.json import command_json
     from mqtool.session import Session
@@ -90,6 +91,7 @@ def in_process(state_dir: Path, seconds: float, json_too: bool) -> float:
         session = Session(store, Clock(), "CSQ1")
         calls = 0
         began = time.perf_counter()
+        cpu = time.process_time()
         stop_at = began + seconds
         while time.perf_counter() < stop_at:
             for _ in range(50):
@@ -98,9 +100,21 @@ def in_process(state_dir: Path, seconds: float, json_too: bool) -> float:
                 else:
                     session.execute(LINE)
             calls += 50
+        CPU_US["json" if json_too else "execute"].append((time.process_time() - cpu) / calls * 1e6)
         return calls / (time.perf_counter() - began)
     finally:
         store.close()
+
+
+# CPU time in microseconds: of one in-process call ("execute", "json"), and of the REST
+# server process per request ("rest", "rest_fresh"), one figure per round.
+CPU_US: dict[str, list[float]] = {"execute": [], "json": [], "rest": [], "rest_fresh": []}
+
+
+def process_cpu(pid: int) -> float:
+    """Seconds of CPU (user and system) a process has used so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def serve(state_dir: Path) -> None:
@@ -233,14 +247,19 @@ def main() -> int:
                     if client == "wrk":
                         assert wrk is not None
                         run_wrk(wrk, port, 1, args.connections, scripts[fresh])
+                        cpu = process_cpu(child.pid)
                         result = run_wrk(wrk, port, args.seconds, args.connections, scripts[fresh])
                     else:
                         run_asyncio(port, 1, args.connections, fresh)
+                        cpu = process_cpu(child.pid)
                         result = run_asyncio(port, args.seconds, args.connections, fresh)
+                    cpu_us = (process_cpu(child.pid) - cpu) / max(result.requests, 1) * 1e6
+                    CPU_US["rest_fresh" if fresh else "rest"].append(cpu_us)
                     print(
                         f"round {round_ + 1}: execute {execute:7.0f}/s, command_json {json_rate:7.0f}/s, "
                         f"REST{' (every body new)' if fresh else ''} {result.rps:7.0f} req/s "
-                        f"p50 {result.p50_ms:.2f} ms p99 {result.p99_ms:.2f} ms ({result.requests} requests)",
+                        f"p50 {result.p50_ms:.2f} ms p99 {result.p99_ms:.2f} ms ({result.requests} requests, "
+                        f"server CPU {cpu_us:.0f} us each)",
                         file=sys.stderr,
                     )
                     runs[fresh].append(result)
@@ -264,6 +283,12 @@ def main() -> int:
         p50 = statistics.median(r.p50_ms for r in runs[fresh])
         p99 = statistics.median(r.p99_ms for r in runs[fresh])
         print(f"{label:<34}{rps:12.0f}{ratios[fresh]:11.2f}{p50:9.2f}{p99:9.2f}")
+    cpu = {key: statistics.median(values) for key, values in CPU_US.items()}
+    print(
+        f"CPU per command: Session.execute {cpu['execute']:.0f} us, command_json {cpu['json']:.0f} us; "
+        f"REST server per request {cpu['rest']:.0f} us (cached answer), {cpu['rest_fresh']:.0f} us (every body new): "
+        f"CPU ratio {cpu['execute'] / cpu['rest_fresh']:.2f}x (execute / REST, every body new; the client not counted)"
+    )
     ratio = ratios[True]
     verdict = "ok" if ratio >= TARGET else "MISSED"
     load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
