@@ -50,6 +50,10 @@ LINE = f"DISPLAY QLOCAL({QUEUE})"
 USER, PASSWORD = "bench", "bench-password"
 PATH = "/ibmmq/rest/v2/admin/action/qmgr/CSQ1/mqsc"
 BODY = json.dumps({"type": "runCommandJSON", "command": "DISPLAY", "qualifier": "QLOCAL", "name": QUEUE})
+# Every body new: blanks before (n // FRESH) and after (n % FRESH) the JSON, so that a
+# body comes again only after FRESH**2 requests (minutes at these rates; the answer
+# cache keeps an answer to the end of its second) and bodies average FRESH blanks.
+FRESH = 500
 AUTH = "Basic " + base64.b64encode(f"{USER}:{PASSWORD}".encode()).decode()
 
 
@@ -75,7 +79,8 @@ def prepare(state_dir: Path) -> None:
 
 
 def in_process(state_dir: Path, seconds: float, json_too: bool) -> float:
-    """Session.execute (or command_json) of the command, in a loop: calls per second."""
+    """Session.execute (or command_json) of the command, in a loop: calls per second
+    (and the CPU time of each call in CPU_US)."""
     from mqtool.clock import Clock
     from mqtool.render.json import command_json
     from mqtool.session import Session
@@ -86,6 +91,7 @@ def in_process(state_dir: Path, seconds: float, json_too: bool) -> float:
         session = Session(store, Clock(), "CSQ1")
         calls = 0
         began = time.perf_counter()
+        cpu = time.process_time()
         stop_at = began + seconds
         while time.perf_counter() < stop_at:
             for _ in range(50):
@@ -94,9 +100,21 @@ def in_process(state_dir: Path, seconds: float, json_too: bool) -> float:
                 else:
                     session.execute(LINE)
             calls += 50
+        CPU_US["json" if json_too else "execute"].append((time.process_time() - cpu) / calls * 1e6)
         return calls / (time.perf_counter() - began)
     finally:
         store.close()
+
+
+# CPU time in microseconds: of one in-process call ("execute", "json"), and of the REST
+# server process per request ("rest", "rest_fresh"), one figure per round.
+CPU_US: dict[str, list[float]] = {"execute": [], "json": [], "rest": [], "rest_fresh": []}
+
+
+def process_cpu(pid: int) -> float:
+    """Seconds of CPU (user and system) a process has used so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def serve(state_dir: Path) -> None:
@@ -135,6 +153,10 @@ def check(port: int) -> None:
         raise SystemExit(f"unexpected answer {response.status}: {document}")
 
 
+def _fresh(n: int) -> str:
+    return " " * (n // FRESH) + BODY + " " * (n % FRESH)
+
+
 def _headers() -> dict[str, str]:
     return {"Authorization": AUTH, "ibm-mq-rest-csrf-token": "bench", "Content-Type": "application/json"}
 
@@ -146,15 +168,16 @@ def run_wrk(wrk: str, port: int, seconds: float, connections: int, script: Path)
 
 def wrk_script(folder: Path, fresh: bool = False) -> Path:
     """The Lua script that makes wrk send the POST with its body and headers; `fresh`:
-    each request's body with a different number of trailing blanks (0-999)."""
+    each request's body with its own blanks before and after the JSON (see _fresh)."""
     lines = ['wrk.method = "POST"', f"wrk.body = {json.dumps(BODY)}"]
     lines += [f'wrk.headers["{name}"] = {json.dumps(value)}' for name, value in _headers().items()]
     if fresh:
         lines += [
             "local n = 0",
             "request = function()",
-            "  n = (n + 1) % 1000",
-            "  return wrk.format(nil, nil, nil, wrk.body .. string.rep(' ', n))",
+            f"  n = (n + 1) % {FRESH * FRESH}",
+            f"  local body = string.rep(' ', math.floor(n / {FRESH})) .. wrk.body .. string.rep(' ', n % {FRESH})",
+            "  return wrk.format(nil, nil, nil, body)",
             "end",
         ]
     path = folder / ("fresh.lua" if fresh else "post.lua")
@@ -168,8 +191,8 @@ async def _client(port: int, fresh: bool, stop_at: float, latencies: list[float]
     n = 0
     try:
         while time.perf_counter() < stop_at:
-            body = BODY + " " * n if fresh else BODY
-            n = (n + 1) % 1000
+            body = _fresh(n) if fresh else BODY
+            n = (n + 1) % (FRESH * FRESH)
             request = f"POST {PATH} HTTP/1.1\r\nHost: bench\r\n{headers}Content-Length: {len(body)}\r\n\r\n{body}"
             began = time.perf_counter()
             writer.write(request.encode())
@@ -224,14 +247,19 @@ def main() -> int:
                     if client == "wrk":
                         assert wrk is not None
                         run_wrk(wrk, port, 1, args.connections, scripts[fresh])
+                        cpu = process_cpu(child.pid)
                         result = run_wrk(wrk, port, args.seconds, args.connections, scripts[fresh])
                     else:
                         run_asyncio(port, 1, args.connections, fresh)
+                        cpu = process_cpu(child.pid)
                         result = run_asyncio(port, args.seconds, args.connections, fresh)
+                    cpu_us = (process_cpu(child.pid) - cpu) / max(result.requests, 1) * 1e6
+                    CPU_US["rest_fresh" if fresh else "rest"].append(cpu_us)
                     print(
                         f"round {round_ + 1}: execute {execute:7.0f}/s, command_json {json_rate:7.0f}/s, "
                         f"REST{' (every body new)' if fresh else ''} {result.rps:7.0f} req/s "
-                        f"p50 {result.p50_ms:.2f} ms p99 {result.p99_ms:.2f} ms ({result.requests} requests)",
+                        f"p50 {result.p50_ms:.2f} ms p99 {result.p99_ms:.2f} ms ({result.requests} requests, "
+                        f"server CPU {cpu_us:.0f} us each)",
                         file=sys.stderr,
                     )
                     runs[fresh].append(result)
@@ -255,6 +283,12 @@ def main() -> int:
         p50 = statistics.median(r.p50_ms for r in runs[fresh])
         p99 = statistics.median(r.p99_ms for r in runs[fresh])
         print(f"{label:<34}{rps:12.0f}{ratios[fresh]:11.2f}{p50:9.2f}{p99:9.2f}")
+    cpu = {key: statistics.median(values) for key, values in CPU_US.items()}
+    print(
+        f"CPU per command: Session.execute {cpu['execute']:.0f} us, command_json {cpu['json']:.0f} us; "
+        f"REST server per request {cpu['rest']:.0f} us (cached answer), {cpu['rest_fresh']:.0f} us (every body new): "
+        f"CPU ratio {cpu['execute'] / cpu['rest_fresh']:.2f}x (execute / REST, every body new; the client not counted)"
+    )
     ratio = ratios[True]
     verdict = "ok" if ratio >= TARGET else "MISSED"
     load = ", ".join(f"{value:.2f}" for value in os.getloadavg())

@@ -531,7 +531,11 @@ def _send_chunks(sock: socket.socket, total: int) -> None:
 
 
 def _response(sock: socket.socket) -> tuple[bytes, bytes]:
-    reader = sock.makefile("rb")
+    return read_response(sock.makefile("rb"))
+
+
+def read_response(reader: Any) -> tuple[bytes, bytes]:
+    """One response's head and body from a socket's file (Content-Length framing)."""
     head = b""
     while not head.endswith(b"\r\n\r\n"):
         line = reader.readline()

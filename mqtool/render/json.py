@@ -251,7 +251,7 @@ def _zos_parameters(message: Message) -> dict[str, Any]:
         # DISPLAY QUEUE: each queue has the attributes of its own type.
         wanted = next((str(v) for k, v in message.attrs if k == "TYPE"), wanted)
     spec = table.object(wanted)
-    renamed = STATUS_NAMES.get(wanted, {})
+    plan = _zos_plan(table, wanted)
     out: dict[str, Any] = {}
     for key, value in message.attrs:
         if value is None:
@@ -261,22 +261,39 @@ def _zos_parameters(message: Message) -> dict[str, Any]:
             if switch is not None and switch.type == "switch":
                 out[parameter_name(switch.name)] = "yes" if key == switch.name else "no"
             continue
-        keyword = spec.keywords.get(key) if spec is not None else None
-        out[parameter_name(renamed.get(key, key))] = _zos_value(keyword, value)
+        found = plan.get(key)
+        if found is None:
+            keyword = spec.keywords.get(key) if spec is not None else None
+            name = parameter_name(STATUS_NAMES.get(wanted, {}).get(key, key))
+            found = plan[key] = (name, None if keyword is None else keyword.type)
+        name, kind = found
+        if isinstance(value, str):
+            text = str(value).strip()
+            if kind == "int" and text.isdigit():
+                out[name] = int(text)
+            elif kind == "list" or kind == "names":
+                out[name] = [item.strip() for item in text.split(",") if item.strip()]
+            else:
+                out[name] = text
+        else:
+            out[name] = _typed(value)
     return out
 
 
-def _zos_value(keyword: tables.KeywordSpec | None, value: Any) -> Any:
-    text = str(value).strip() if isinstance(value, str) else value
-    if not isinstance(text, str):
-        return _typed(text)
-    if keyword is None:
-        return text
-    if keyword.type == "int" and text.isdigit():
-        return int(text)
-    if keyword.type in ("list", "names"):
-        return [item.strip() for item in text.split(",") if item.strip()]
-    return text
+# Per keyword table and object type: each display keyword's parameter name and value
+# type (what _zos_parameters looks up for every line of every block), found once.
+_ZOS_PLANS: dict[tuple[int, str], dict[str, tuple[str, str | None]]] = {}
+_ZOS_PLANS_TABLE: list[tables.Table] = []
+
+
+def _zos_plan(table: tables.Table, wanted: str) -> dict[str, tuple[str, str | None]]:
+    if not _ZOS_PLANS_TABLE or _ZOS_PLANS_TABLE[0] is not table:  # another table: start again
+        _ZOS_PLANS.clear()
+        _ZOS_PLANS_TABLE[:] = [table]
+    plan = _ZOS_PLANS.get((id(table), wanted))
+    if plan is None:
+        plan = _ZOS_PLANS[(id(table), wanted)] = {}
+    return plan
 
 
 __all__ = ["command_json", "envelope", "outcome_json", "parameter_name", "response_json"]

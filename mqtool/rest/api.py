@@ -371,7 +371,7 @@ class RestApi:
         from . import authority
         from .build import build, field
 
-        generation = self.session.store.generation()
+        generation = self._generation()
         system, _ = self.manager(qmgr, generation)
         self.connected(system, user.name)
         self._command_server(system, qmgr, generation)
@@ -389,6 +389,7 @@ class RestApi:
             if not line.isprintable():
                 raise RestError(400, "MQT0362E", field="parameters.command", problem="must be one line of text")
             verb = authority.verb_of_line(line, session.systems())
+            self._reads_only(verb, None)
             outcome = self._authorized(user, verb, system, line) or _directive_refused(line) or session.execute(line)
             result = outcome_json(session, outcome)
             text = zos_text(outcome, result) if system.platform == "zos" else list(outcome.lines)
@@ -403,6 +404,7 @@ class RestApi:
             built = build(document, system.platform)
             command = built.command
             verb = authority.verb_of_command(built.dialect, command.verb, command.object)
+            self._reads_only(verb, command.name)
             refused = self._authorized(user, verb, system, command.text)
             if refused is not None:
                 result = outcome_json(session, refused)
@@ -420,6 +422,15 @@ class RestApi:
         if verb.name is not None and not verb.writes:
             reply.valid_until = self._valid_until()
         return reply
+
+    def _generation(self) -> tuple[int, int]:
+        """The store's generation at the start of a request."""
+        return self.session.store.generation()
+
+    def _reads_only(self, verb: Any, name: str | None) -> None:
+        """Where a command of `verb` on the object `name` (None: a typed line, or no
+        object name) may run: anywhere here (the store thread runs every command);
+        reader.ReadingApi refuses all but short reading ones."""
 
     def _authorized(self, user: RestUser, verb: Any, system: Any, shown: str) -> Any:
         """None when `user` may run a command of `verb`; the queue manager's answer to a

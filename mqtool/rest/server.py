@@ -26,7 +26,7 @@ import h11
 
 from mqtool.clock import Clock
 from mqtool.engine.http.config import ServerOptions
-from mqtool.engine.http.server import HttpServer, _Connection, _header, _request_segments
+from mqtool.engine.http.server import HEAD_LIMIT, HttpServer, _Connection, _request_segments, _Stalled
 from mqtool.engine.http.stats import HttpStats
 from mqtool.rest.publish import publish, topic_route
 from mqtool.state.store import DB_NAME
@@ -34,7 +34,9 @@ from mqtool.state.store import DB_NAME
 from .api import Got, RestApi
 from .config import RestConfig, RestUser, check_password
 from .logins import MAX_DELAY, Throttle, delay_after, dummy_hash
+from .reader import NeedsWriter, ReadingApi
 from .reply import CSRF_HEADER, MAX_WAIT_MS, Reply, RestError, error_reply
+from .wire import PlainRequest, head_end, plain_request, response_head
 
 T = TypeVar("T")
 
@@ -50,6 +52,8 @@ _REALM = [("WWW-Authenticate", 'Basic realm="mqtool"')]
 _CSRF = CSRF_HEADER.encode()
 # The stream reader's buffer of an https connection (the HTTP server's plain one reads 64 KiB).
 _READ_LIMIT = 64 * 1024
+# What the lean reader reads at a time (the HTTP server reads as much).
+_READ_SIZE = 64 * 1024
 
 
 class Authenticator:
@@ -158,6 +162,10 @@ class RestContext:
         self.config = config
         self.auth = Authenticator(config.users)
         self.api = RestApi(state_dir, clock, config.host)
+        # Short reading commands answered on the event loop (reader.py); not before the
+        # store thread has opened (and made, when missing) the store.
+        self.reader = ReadingApi(self.api)
+        self._reader_ready = False
         self.answers = AnswerCache(Path(state_dir) / DB_NAME, clock)
         self.throttle = Throttle()
         # How a throttled attempt waits (tests put a recorder here): on the event loop,
@@ -169,10 +177,23 @@ class RestContext:
         """Runs `func` in the store thread (one at a time: the store is one connection)."""
         return await asyncio.get_running_loop().run_in_executor(self._store_thread, func, *args)
 
+    async def mqsc(self, qmgr: str, body: bytes, user: RestUser) -> Reply:
+        """RestApi.mqsc: on the event loop when reader.ReadingApi may answer it, else in
+        the store thread."""
+        if self._reader_ready:
+            try:
+                return self.reader.mqsc(qmgr, body, user)
+            except NeedsWriter:
+                pass
+        reply = await self.call(self.api.mqsc, qmgr, body, user)
+        self._reader_ready = True
+        return reply
+
     async def close(self) -> None:
-        """Closes the cache's connection (on the event loop, whose thread opened it), then
-        the store and its thread."""
+        """Closes the cache's and the reader's connections (on the event loop, whose
+        thread opened them), then the store and its thread."""
         self.answers.close()
+        self.reader.close()
         await asyncio.to_thread(self._close_store)
 
     def _close_store(self) -> None:
@@ -185,10 +206,112 @@ class RestConnection(_Connection):
 
     keeps_body = True
     _address: str | None = None
+    # Bytes the lean reader (wire.py) has read and not yet used (pipelined requests).
+    _pending = b""
+    # Whether the request being answered was read by the lean reader (its response is
+    # then written without h11), and whether that response closes the connection.
+    _plain = False
+    _plain_close = False
+    _plain_sent = False
 
     @property
     def body_limit(self) -> int:  # type: ignore[override]
         return self.rest.config.maxbody
+
+    # ------------------------------------------------------------ lean reading
+    async def _exchange(self) -> bool:
+        """Reads and answers one request: a plain one (wire.py) without h11, any other
+        with every byte read so far handed to h11, as the HTTP server reads requests.
+        The same bounds hold: the head within HEAD_LIMIT, the body within body_limit,
+        the whole request within the listener's timeout (a request handed to h11 after
+        its head was read gets the timeout again from there)."""
+        protocol = self.protocol
+        if protocol.their_state is not h11.IDLE or protocol.our_state is not h11.IDLE or protocol.trailing_data[0]:
+            return await super()._exchange()  # h11 is reading this connection's requests
+        buffer = self._pending
+        self._pending = b""
+        request: PlainRequest | None = None
+        ended = False
+        try:
+            async with asyncio.timeout_at(self.loop.time() + self.options.timeout):
+                end = head_end(buffer)
+                while end == 0 and len(buffer) < HEAD_LIMIT:
+                    data = await self.reader.read(min(_READ_SIZE, HEAD_LIMIT - len(buffer)))
+                    if not data:
+                        ended = True
+                        break
+                    buffer += data
+                    end = head_end(buffer)
+                if 0 < end <= HEAD_LIMIT:
+                    parsed = plain_request(buffer[:end], self.body_limit)
+                    if parsed is not None:
+                        request, length = parsed
+                        while len(buffer) < end + length:
+                            data = await self.reader.read(_READ_SIZE)
+                            if not data:
+                                ended, request = True, None
+                                break
+                            buffer += data
+        except TimeoutError:
+            self.stats.timed_out_connection()
+            if buffer:
+                self._plain = True
+                await self._send_final(408)
+            return False
+        if request is None:
+            if ended and not buffer:
+                return False  # closed between requests
+            # Not plain: h11 reads it from what came so far, then from the socket.
+            self._plain = False
+            if buffer:
+                protocol.receive_data(bytes(buffer))
+            if ended:
+                self.peer_closed = True
+                protocol.receive_data(b"")
+            return await super()._exchange()
+        self.body = bytes(buffer[end : end + length])
+        self._pending = buffer[end + length :]
+        return await self._answer_plain(request)
+
+    async def _answer_plain(self, request: PlainRequest) -> bool:
+        """Answers a request the lean reader read, as _exchange answers one h11 read."""
+        self._plain, self._plain_close, self._plain_sent = True, False, False
+        self.head_request = False
+        if self.served:
+            self.stats.reused_request()
+        self.served += 1
+        try:
+            await self._respond(request, False)  # type: ignore[arg-type]
+        except (OSError, _Stalled, asyncio.CancelledError):
+            raise
+        except Exception as exc:  # answered 500, then counted
+            self.server._internal_error(exc)
+            if not self._plain_sent:
+                await self._send_final(500)
+            return False
+        if self._plain_close:
+            await self._linger()
+            return False
+        return True
+
+    async def _send_response(
+        self,
+        status: int,
+        headers: list[tuple[str, str]],
+        body: bytes,
+        *,
+        keep_10: bool = False,
+        end: bool = True,
+        cached: bool = False,
+    ) -> bool:
+        if not self._plain:
+            return await super()._send_response(status, headers, body, keep_10=keep_10, end=end, cached=cached)
+        # Every REST response carries its Content-Length: h11 would send this head as it is.
+        head = response_head(status, headers)
+        self._plain_sent = True
+        self._plain_close = any(name.lower() == "connection" and value.lower() == "close" for name, value in headers)
+        await self._write([head, body] if status not in (204, 304) else [head])
+        return False
 
     @property
     def rest(self) -> RestContext:
@@ -239,7 +362,7 @@ class RestConnection(_Connection):
         target = request.target
         path, _, query_text = target.partition(b"?")
         version, allowed, kind, names = _resolve(path)
-        header = _header(request, b"authorization")
+        header, csrf, content_type = _wanted_headers(request)
         user = rest.auth.known(header)
         if user is None and header is not None:
             user = await self._login(header)
@@ -257,24 +380,24 @@ class RestConnection(_Connection):
                 path=path.decode("latin-1"),
                 allowed=", ".join(allowed),
             )
-        if method != "GET" and _header(request, _CSRF) is None:
+        if method != "GET" and not csrf:
             raise RestError(403, "MQWB0100E", header=CSRF_HEADER)
         if kind == "qmgr":
             return await rest.call(rest.api.qmgr, names[0] if names else None)
         if kind == "mqsc":
             if not user.has("MQWebAdmin", "MQWebAdminRO", "MQWebUser"):
                 raise RestError(403, "MQWB0103E", action="run commands on", target=names[0])
-            media = _last_header(request, b"content-type").partition(";")[0].strip().lower()
+            media = content_type.partition(";")[0].strip().lower()
             if media != "application/json":
                 raise RestError(415, "MQWB0306E")
             key = (names[0], self.body)
             if len(self.body) > _CACHED_BODY:  # never kept: no version to read
-                return await rest.call(rest.api.mqsc, names[0], self.body, user)
+                return await rest.mqsc(names[0], self.body, user)
             cached = rest.answers.get(key)
             if cached is not None:
                 return cached
             store_version = rest.answers.version()
-            reply = await rest.call(rest.api.mqsc, names[0], self.body, user)
+            reply = await rest.mqsc(names[0], self.body, user)
             rest.answers.put(key, reply, store_version)
             return reply
         headers = {name.decode("latin-1"): value.decode("latin-1") for name, value in request.headers}
@@ -358,13 +481,24 @@ def _named_user(header: str) -> str:
     return shown or "(empty)"
 
 
-def _last_header(request: h11.Request, name: bytes) -> str:
-    """The last value of a header ("" without it), as a dict of the headers gives it."""
-    found = b""
+def _wanted_headers(request: h11.Request) -> tuple[str | None, bool, str]:
+    """What routing reads of the headers, in one pass over them: the Authorization
+    header (repeated ones joined, as the HTTP server's _header gives them; None without
+    it), whether the CSRF header is there, and the last Content-Type ("" without it, as
+    a dict of the headers gives it)."""
+    authorization: list[bytes] = []
+    csrf = False
+    content_type = b""
     for key, value in request.headers:
-        if key == name:
-            found = value
-    return found.decode("latin-1")
+        if key == b"authorization":
+            authorization.append(value)
+        elif key == _CSRF:
+            csrf = True
+        elif key == b"content-type":
+            content_type = value
+    # Repeated list headers are one comma-separated list (RFC 9110 5.3).
+    header = ", ".join(value.decode("latin-1") for value in authorization) if authorization else None
+    return header, csrf, content_type.decode("latin-1")
 
 
 _Resolved = tuple[int, tuple[str, ...], str, list[str]]
