@@ -12,7 +12,6 @@ import os
 import re
 import sys
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -20,59 +19,187 @@ DIALECTS = ("ztpf_mq", "ztpf_http", "zos", "ztpf_mqid")
 # MQSC DISPLAY ... WHERE(keyword operator value): a keyword of type `filter` takes these.
 FILTER_OPERATORS = ("LT", "GT", "EQ", "NE", "LE", "GE", "LK", "NL", "CT", "EX", "CTG", "EXG")
 
-NAME_CHARS = {
+_NAME_PATTERNS = {
     # z/TPF and MQ object names: A-Z a-z 0-9 . / _ %
-    "mq": re.compile(r"^[A-Za-z0-9./_%]+$"),
+    "mq": r"^[A-Za-z0-9./_%]+$",
     # an HTTP server name: letters and digits (z/TPF server names)
-    "server": re.compile(r"^[A-Za-z0-9]+$"),
+    "server": r"^[A-Za-z0-9]+$",
     # a z/OS subsystem id: a letter then letters/digits
-    "ssid": re.compile(r"^[A-Za-z][A-Za-z0-9]*$"),
+    "ssid": r"^[A-Za-z][A-Za-z0-9]*$",
     # a z/OS trace type (STAT, G, ...) or * for all
-    "trace": re.compile(r"^([A-Za-z]+|\*)$"),
+    "trace": r"^([A-Za-z]+|\*)$",
     # topic strings and subscription names: any printable text (no control characters)
-    "any": re.compile(r"^[^\x00-\x1f\x7f]+$"),
+    "any": r"^[^\x00-\x1f\x7f]+$",
     # a CHLAUTH profile: a channel name with * anywhere (issue 17)
-    "chlauth": re.compile(r"^[A-Za-z0-9./_%*]+$"),
+    "chlauth": r"^[A-Za-z0-9./_%*]+$",
     # bread-last: a number given as an object's value (DEFINE MAXSMSGS(5000)); a z/OS data
     # set name (DEFINE LOG(CSQ1.LOGCOPY1.DS04)): qualifiers of 1-8 characters, the first
     # a letter or # @ $, the others also digits and -, separated by dots
-    "digits": re.compile(r"^[0-9]+$"),
-    "dsname": re.compile(r"^[A-Za-z#@$][A-Za-z0-9#@$-]{0,7}(\.[A-Za-z#@$][A-Za-z0-9#@$-]{0,7})*$"),
+    "digits": r"^[0-9]+$",
+    "dsname": r"^[A-Za-z#@$][A-Za-z0-9#@$-]{0,7}(\.[A-Za-z#@$][A-Za-z0-9#@$-]{0,7})*$",
 }
 
 
-@dataclass(frozen=True)
-class NameRule:
+class _Patterns(dict[str, "re.Pattern[str]"]):
+    """The name patterns by rule, each compiled when first used (compiling all of them
+    cost every command's start-up more than half a millisecond)."""
+
+    def __missing__(self, key: str) -> re.Pattern[str]:
+        pattern = self[key] = re.compile(_NAME_PATTERNS[key])
+        return pattern
+
+    def __contains__(self, key: object) -> bool:
+        return key in _NAME_PATTERNS
+
+
+NAME_CHARS = _Patterns()
+
+
+class _Record:
+    """Fields compared and shown one by one, as a dataclass does. The classes of
+    the tables are written out instead of made by @dataclass: making a dataclass costs
+    a command's start-up a quarter to a half of a millisecond per class (it compiles
+    its methods at import), and every command makes these (issue 19)."""
+
+    __slots__ = ()
+    _FIELDS: tuple[str, ...] = ()
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self._FIELDS)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._FIELDS)
+        return f"{type(self).__name__}({shown})"
+
+
+class _Frozen(_Record):
+    """A read-only record (a table is shared by every command of the process)."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is read-only: cannot set {name}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is read-only: cannot delete {name}")
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+
+_set = object.__setattr__  # how the read-only records set their fields, once
+
+
+class NameRule(_Frozen):
+    """How an object's names are formed."""
+
+    __slots__ = _FIELDS = ("max", "chars", "reserved", "generic")
     max: int
-    chars: str = "mq"
-    reserved: tuple[str, ...] = ()
-    generic: bool = True  # a trailing * is accepted by DISPLAY
+    chars: str
+    reserved: tuple[str, ...]
+    generic: bool  # a trailing * is accepted by DISPLAY
+
+    def __init__(self, max: int, chars: str = "mq", reserved: tuple[str, ...] = (), generic: bool = True) -> None:
+        _set(self, "max", max)
+        _set(self, "chars", chars)
+        _set(self, "reserved", reserved)
+        _set(self, "generic", generic)
 
 
-@dataclass(frozen=True)
-class KeywordSpec:
+class KeywordSpec(_Frozen):
     """One keyword of one object type."""
 
+    __slots__ = _FIELDS = (
+        "name",
+        "type",
+        "help",
+        "abbrev",
+        "values",
+        "value_abbrev",
+        "words",
+        "min",
+        "max",
+        "default",
+        "verbs",
+        "alterable",
+        "alter_same",
+        "required",
+        "only_for",
+        "negation",
+        "display",
+        "max_items",
+        "ranges",
+        "shown_only",
+    )
     name: str
     type: str  # int, enum, list, names, name, text, conname, flag, switch, filter
-    help: str = ""
-    abbrev: tuple[str, ...] = ()
-    values: tuple[str, ...] = ()  # enum/list values, canonical spelling
-    value_abbrev: dict[str, str] = field(default_factory=dict)  # alias -> canonical value
-    words: tuple[str, ...] = ()  # words accepted by an int keyword (OFF, NOLIMIT)
-    min: int | None = None
-    max: int | None = None
-    default: Any = None
-    verbs: tuple[str, ...] = ("DEFINE", "ALTER")
-    alterable: bool = True
-    alter_same: bool = False  # not alterable, but ALTER takes it with the object's own value (ZMQSC CHLTYPE)
-    required: bool = False  # required at DEFINE
-    only_for: dict[str, tuple[str, ...]] = field(default_factory=dict)  # attr -> allowed values
-    negation: str | None = None  # NOREPLACE for REPLACE
-    display: bool = True  # shown by DISPLAY / export
-    max_items: int | None = None
-    ranges: bool = False  # a list that takes inclusive ranges: CLASS(01:03) is CLASS(1,2,3)
-    shown_only: bool = False  # stored and shown; the engine gives it no behaviour (the man page says so)
+    help: str
+    abbrev: tuple[str, ...]
+    values: tuple[str, ...]  # enum/list values, canonical spelling
+    value_abbrev: dict[str, str]  # alias -> canonical value
+    words: tuple[str, ...]  # words accepted by an int keyword (OFF, NOLIMIT)
+    min: int | None
+    max: int | None
+    default: Any
+    verbs: tuple[str, ...]
+    alterable: bool
+    alter_same: bool  # not alterable, but ALTER takes it with the object's own value (ZMQSC CHLTYPE)
+    required: bool  # required at DEFINE
+    only_for: dict[str, tuple[str, ...]]  # attr -> allowed values
+    negation: str | None  # NOREPLACE for REPLACE
+    display: bool  # shown by DISPLAY / export
+    max_items: int | None
+    ranges: bool  # a list that takes inclusive ranges: CLASS(01:03) is CLASS(1,2,3)
+    shown_only: bool  # stored and shown; the engine gives it no behaviour (the man page says so)
+
+    def __init__(
+        self,
+        name: str,
+        type: str,
+        help: str = "",
+        abbrev: tuple[str, ...] = (),
+        values: tuple[str, ...] = (),
+        value_abbrev: dict[str, str] | None = None,
+        words: tuple[str, ...] = (),
+        min: int | None = None,
+        max: int | None = None,
+        default: Any = None,
+        verbs: tuple[str, ...] = ("DEFINE", "ALTER"),
+        alterable: bool = True,
+        alter_same: bool = False,
+        required: bool = False,
+        only_for: dict[str, tuple[str, ...]] | None = None,
+        negation: str | None = None,
+        display: bool = True,
+        max_items: int | None = None,
+        ranges: bool = False,
+        shown_only: bool = False,
+    ) -> None:
+        _set(self, "name", name)
+        _set(self, "type", type)
+        _set(self, "help", help)
+        _set(self, "abbrev", abbrev)
+        _set(self, "values", values)
+        _set(self, "value_abbrev", {} if value_abbrev is None else value_abbrev)
+        _set(self, "words", words)
+        _set(self, "min", min)
+        _set(self, "max", max)
+        _set(self, "default", default)
+        _set(self, "verbs", verbs)
+        _set(self, "alterable", alterable)
+        _set(self, "alter_same", alter_same)
+        _set(self, "required", required)
+        _set(self, "only_for", {} if only_for is None else only_for)
+        _set(self, "negation", negation)
+        _set(self, "display", display)
+        _set(self, "max_items", max_items)
+        _set(self, "ranges", ranges)
+        _set(self, "shown_only", shown_only)
 
     def describe_values(self) -> str:
         """The allowed values, as an error message and the man page say them."""
@@ -103,64 +230,164 @@ class KeywordSpec:
         return str(self.default)
 
 
-@dataclass(frozen=True)
-class ObjectSpec:
+class ObjectSpec(_Frozen):
+    """One object type of a dialect. Its keyword rows are made when first asked for: a
+    command reads those of one object type, and the z/OS table has 47 types with 850
+    keywords."""
+
+    __slots__ = ("_keywords", "_rows", "aliases", "full", "help", "name", "name_rule", "nameless")
+    _FIELDS = ("name", "help", "aliases", "name_rule", "keywords", "full", "nameless")
     name: str
     help: str
-    aliases: tuple[str, ...] = ()
-    name_rule: NameRule | None = None
-    keywords: dict[str, KeywordSpec] = field(default_factory=dict)
-    full: str = ""  # the full word printed in responses (QLOCAL for QL)
-    nameless: bool = False  # QMGR on z/OS, LOG, ARCHIVE: no name in parentheses
+    aliases: tuple[str, ...]
+    name_rule: NameRule | None
+    full: str  # the full word printed in responses (QLOCAL for QL)
+    nameless: bool  # QMGR on z/OS, LOG, ARCHIVE: no name in parentheses
+    _keywords: dict[str, KeywordSpec]
+    _rows: dict[str, Any] | None  # the YAML rows of the keywords, until they are made
+
+    def __init__(
+        self,
+        name: str,
+        help: str,
+        aliases: tuple[str, ...] = (),
+        name_rule: NameRule | None = None,
+        keywords: dict[str, KeywordSpec] | None = None,
+        full: str = "",
+        nameless: bool = False,
+    ) -> None:
+        _set(self, "name", name)
+        _set(self, "help", help)
+        _set(self, "aliases", aliases)
+        _set(self, "name_rule", name_rule)
+        _set(self, "_keywords", {} if keywords is None else keywords)
+        _set(self, "full", full)
+        _set(self, "nameless", nameless)
+        _set(self, "_rows", None)
+
+    @property
+    def keywords(self) -> dict[str, KeywordSpec]:
+        """The keyword rows of this object type, by canonical name."""
+        if self._rows is not None:
+            _set(self, "_keywords", _keywords(self._rows))
+            _set(self, "_rows", None)
+        return self._keywords
 
 
-@dataclass(frozen=True)
-class VerbSpec:
+class VerbSpec(_Frozen):
+    """One verb of a dialect, and the handler module that runs it."""
+
+    __slots__ = _FIELDS = (
+        "name",
+        "help",
+        "module",
+        "abbrev",
+        "objects",
+        "writes",
+        "select",
+        "keywords",
+        "object_optional",
+    )
     name: str
     help: str
     module: str
-    abbrev: tuple[str, ...] = ()
-    objects: tuple[str, ...] = ()
-    writes: bool = True
-    select: bool = False  # MQSC DISPLAY: a keyword without a value selects that attribute; ALL selects all
+    abbrev: tuple[str, ...]
+    objects: tuple[str, ...]
+    writes: bool
+    select: bool  # MQSC DISPLAY: a keyword without a value selects that attribute; ALL selects all
     # Keywords the verb takes whatever its object's own rows say (MOVE QLOCAL's TYPE and
     # QSGDISP mean other things than the queue's attributes of the same names).
-    keywords: dict[str, KeywordSpec] = field(default_factory=dict)
-    object_optional: bool = False  # the verb may be given without an object (ZMQSC DBREBUILD)
+    keywords: dict[str, KeywordSpec]
+    object_optional: bool  # the verb may be given without an object (ZMQSC DBREBUILD)
+
+    def __init__(
+        self,
+        name: str,
+        help: str,
+        module: str,
+        abbrev: tuple[str, ...] = (),
+        objects: tuple[str, ...] = (),
+        writes: bool = True,
+        select: bool = False,
+        keywords: dict[str, KeywordSpec] | None = None,
+        object_optional: bool = False,
+    ) -> None:
+        _set(self, "name", name)
+        _set(self, "help", help)
+        _set(self, "module", module)
+        _set(self, "abbrev", abbrev)
+        _set(self, "objects", objects)
+        _set(self, "writes", writes)
+        _set(self, "select", select)
+        _set(self, "keywords", {} if keywords is None else keywords)
+        _set(self, "object_optional", object_optional)
 
 
-@dataclass
-class ValidationError:
+class ValidationError(_Record):
     """A neutral description of what is wrong; each dialect turns it into its own message."""
 
+    __slots__ = _FIELDS = ("kind", "keyword", "value", "allowed", "detail", "suggestion")
     kind: str  # unknown_verb, unknown_object, unknown_keyword, bad_value, missing, duplicate,
     #            bad_name, not_alterable, not_for_verb, missing_name
-    keyword: str = ""
-    value: str = ""
-    allowed: str = ""
-    detail: str = ""
-    suggestion: str = ""  # an unknown verb, object or keyword: the closest the table knows
+    keyword: str
+    value: str
+    allowed: str
+    detail: str
+    suggestion: str  # an unknown verb, object or keyword: the closest the table knows
+
+    def __init__(
+        self,
+        kind: str,
+        keyword: str = "",
+        value: str = "",
+        allowed: str = "",
+        detail: str = "",
+        suggestion: str = "",
+    ) -> None:
+        self.kind = kind
+        self.keyword = keyword
+        self.value = value
+        self.allowed = allowed
+        self.detail = detail
+        self.suggestion = suggestion
+
+    __hash__ = None  # type: ignore[assignment]  # changeable, as a dataclass without frozen
 
 
-@dataclass
-class Table:
+class Table(_Record):
     """One dialect's command language."""
 
+    __slots__ = ("_object_index", "_verb_index", "command", "dialect", "objects", "raw", "verbs")
+    _FIELDS = ("dialect", "command", "verbs", "objects", "raw")
     dialect: str
     command: str
     verbs: dict[str, VerbSpec]
     objects: dict[str, ObjectSpec]
     raw: dict[str, Any]
-    _verb_index: dict[str, str] = field(default_factory=dict)
-    _object_index: dict[str, str] = field(default_factory=dict)
 
-    def __post_init__(self) -> None:
-        for verb in self.verbs.values():
+    def __init__(
+        self,
+        dialect: str,
+        command: str,
+        verbs: dict[str, VerbSpec],
+        objects: dict[str, ObjectSpec],
+        raw: dict[str, Any],
+    ) -> None:
+        self.dialect = dialect
+        self.command = command
+        self.verbs = verbs
+        self.objects = objects
+        self.raw = raw
+        self._verb_index: dict[str, str] = {}
+        self._object_index: dict[str, str] = {}
+        for verb in verbs.values():
             for word in (verb.name, *verb.abbrev):
                 self._verb_index[word] = verb.name
-        for obj in self.objects.values():
+        for obj in objects.values():
             for word in (obj.name, *obj.aliases):
                 self._object_index[word] = obj.name
+
+    __hash__ = None  # type: ignore[assignment]
 
     def verb(self, word: str) -> VerbSpec | None:
         name = self._verb_index.get(word.upper())
@@ -245,6 +472,11 @@ def _keyword(name: str, row: dict[str, Any]) -> KeywordSpec:
     )
 
 
+def _keywords(rows: dict[str, Any] | None) -> dict[str, KeywordSpec]:
+    """The keyword rows of an object or verb, from its `keywords` mapping in the YAML."""
+    return {name: _keyword(name, spec or {}) for name, spec in (rows or {}).items()}
+
+
 def _yaml_load(text: str) -> Any:
     from mqtool import yamldoc
 
@@ -326,24 +558,24 @@ def load(dialect: str) -> Table:
             objects=_tuple(row.get("objects")),
             writes=_flag(row.get("writes"), True),
             select=_flag(row.get("select"), False),
-            keywords={kw: _keyword(kw, spec or {}) for kw, spec in (row.get("keywords") or {}).items()},
+            keywords=_keywords(row.get("keywords")),
             object_optional=_flag(row.get("object_optional"), False),
         )
         for name, row in raw["verbs"].items()
     }
     objects = {}
     for name, row in raw["objects"].items():
-        keywords = {kw: _keyword(kw, spec or {}) for kw, spec in (row.get("keywords") or {}).items()}
         rule = row.get("name")
-        objects[name] = ObjectSpec(
+        obj = objects[name] = ObjectSpec(
             name=name,
             help=str(row.get("help", "")),
             aliases=_tuple(row.get("aliases")),
             name_rule=names[rule] if rule else None,
-            keywords=keywords,
             full=str(row.get("full", name)),
             nameless=_flag(row.get("nameless"), False),
         )
+        if row.get("keywords"):
+            _set(obj, "_rows", row["keywords"])  # made on first use (ObjectSpec.keywords)
     return Table(dialect=dialect, command=str(raw.get("command", "")), verbs=verbs, objects=objects, raw=raw)
 
 
@@ -407,7 +639,7 @@ def check_name(rule: NameRule, name: str, generic_ok: bool) -> str | None:
     return None
 
 
-_RANGE = re.compile(r"^([0-9]{1,3}):([0-9]{1,3})$")
+_RANGE = r"^([0-9]{1,3}):([0-9]{1,3})$"  # compiled by re on first use (re keeps it)
 
 
 def _ranges(items: list[str]) -> list[str] | ValidationError:
@@ -418,7 +650,7 @@ def _ranges(items: list[str]) -> list[str] | ValidationError:
         if ":" not in item:
             out.append(item)
             continue
-        match = _RANGE.match(item)
+        match = re.match(_RANGE, item)
         if match is None or int(match.group(1)) > int(match.group(2)):
             return ValidationError("bad_value", "", item, "a range low:high of numbers")
         out += [str(number) for number in range(int(match.group(1)), int(match.group(2)) + 1)]

@@ -1,0 +1,59 @@
+"""The keyword tables' records (issue 19, start-up): written out rather than made by
+@dataclass, they keep what the dataclasses gave (read-only specs, comparison field by
+field, a readable repr), and an object type's keyword rows, made on first use, are
+those its YAML rows say."""
+
+from __future__ import annotations
+
+import pytest
+
+from mqtool import tables
+from mqtool.tables import KeywordSpec, NameRule, ObjectSpec, Table, ValidationError, VerbSpec
+
+
+@pytest.mark.parametrize("dialect", tables.DIALECTS)
+def test_keywords_made_on_first_use_are_those_the_yaml_rows_say(dialect: str) -> None:
+    table = tables.load(dialect)
+    for name, row in table.raw["objects"].items():
+        expected = {kw: tables._keyword(kw, spec or {}) for kw, spec in (row.get("keywords") or {}).items()}
+        made = table.objects[name].keywords
+        assert made == expected, (dialect, name)
+        assert table.objects[name].keywords is made  # made once
+
+
+def test_the_specs_are_read_only() -> None:
+    spec = tables.load("zos").objects["QLOCAL"].keywords["MAXDEPTH"]
+    with pytest.raises(AttributeError):
+        spec.max = 1
+    obj = tables.load("ztpf_mq").objects["QL"]
+    verb = tables.load("ztpf_mq").verbs["DEFINE"]
+    for record, field in ((obj, "name"), (verb, "writes"), (NameRule(48), "max")):
+        with pytest.raises(AttributeError):
+            setattr(record, field, None)
+        with pytest.raises(AttributeError):
+            delattr(record, field)
+
+
+def test_records_compare_and_show_field_by_field() -> None:
+    one = KeywordSpec("STRMQOS", "enum", "quality of service", values=("BESTEF", "MUSTDUP"))
+    same = KeywordSpec(name="STRMQOS", type="enum", help="quality of service", values=("BESTEF", "MUSTDUP"))
+    assert one == same and one != KeywordSpec("STRMQOS", "enum")
+    assert one.value_abbrev == {} and one.only_for == {} and one.verbs == ("DEFINE", "ALTER")
+    assert KeywordSpec("A", "int").value_abbrev is not KeywordSpec("B", "int").value_abbrev
+    assert repr(NameRule(48)) == "NameRule(max=48, chars='mq', reserved=(), generic=True)"
+    assert hash(NameRule(48)) == hash(NameRule(48)) and NameRule(48) != NameRule(8)
+    assert one != ("STRMQOS",) and NameRule(48) != ValidationError("bad_value")
+    obj = ObjectSpec("LOG", "the log", keywords={"X": one}, nameless=True)
+    assert obj == ObjectSpec("LOG", "the log", keywords={"X": same}, nameless=True)
+    assert "keywords={'X': KeywordSpec(name='STRMQOS'" in repr(obj)
+    assert VerbSpec("SET", "set", "set", (), ("LOG",)).keywords == {}
+
+
+def test_a_validation_error_can_be_changed_and_a_table_indexes_its_words() -> None:
+    error = ValidationError("bad_value", value="x")
+    error.keyword = "CLASS"
+    assert error == ValidationError("bad_value", "CLASS", "x")
+    verb = VerbSpec("DEFINE", "define", "define", ("DEF",), ("QLOCAL",))
+    obj = ObjectSpec("QLOCAL", "a local queue", aliases=("QL",))
+    table = Table("zos", "", {"DEFINE": verb}, {"QLOCAL": obj}, {})
+    assert table.verb("def") is verb and table.object("ql") is obj and table.verb("X") is None
