@@ -9,8 +9,9 @@ from __future__ import annotations
 import functools
 import re
 import time
-from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+
+from mqtool.record import Record
 
 TOD_EPOCH = datetime(1900, 1, 1, tzinfo=UTC)
 # The clock stays below this so that local time at any display offset can still be shown.
@@ -105,21 +106,24 @@ def parse_tod(text: str) -> int:
     return int(raw, 16)
 
 
-@dataclass
-class Clock:
+class Clock(Record):
     """Wall clock, or a frozen one when `frozen_at` is set.
 
     `perf()` is what the engine uses to measure durations (compression time,
     checkpoint time): with a frozen clock it never moves, so measured durations are
-    zero and transcripts repeat byte for byte.
+    zero and transcripts repeat byte for byte. (A written-out record, not a dataclass:
+    mqtool/record.py says why.)
     """
 
-    frozen_at: datetime | None = None
-    # The bits below the microsecond of a clock frozen at a TOD value (--clock
-    # D962CAAA5BAAD838): an instant cannot hold them, so TOD values made from this
-    # clock get them back and show exactly the TOD that was given.
-    tod_fraction: int = 0
-    _advanced: float = field(default=0.0, repr=False)
+    _FIELDS = ("frozen_at", "tod_fraction", "_advanced")
+
+    def __init__(self, frozen_at: datetime | None = None, tod_fraction: int = 0, _advanced: float = 0.0) -> None:
+        self.frozen_at = frozen_at
+        # The bits below the microsecond of a clock frozen at a TOD value (--clock
+        # D962CAAA5BAAD838): an instant cannot hold them, so TOD values made from this
+        # clock get them back and show exactly the TOD that was given.
+        self.tod_fraction = tod_fraction
+        self._advanced = _advanced  # seconds .advance has moved it
 
     @classmethod
     def from_setting(cls, setting: str | None) -> Clock:

@@ -15,6 +15,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from mqtool.record import Frozen, Record, set_field
+
 DIALECTS = ("ztpf_mq", "ztpf_http", "zos", "ztpf_mqid")
 # MQSC DISPLAY ... WHERE(keyword operator value): a keyword of type `filter` takes these.
 FILTER_OPERATORS = ("LT", "GT", "EQ", "NE", "LE", "GE", "LK", "NL", "CT", "EX", "CTG", "EXG")
@@ -55,47 +57,7 @@ class _Patterns(dict[str, "re.Pattern[str]"]):
 NAME_CHARS = _Patterns()
 
 
-class _Record:
-    """Fields compared and shown one by one, as a dataclass does. The classes of
-    the tables are written out instead of made by @dataclass: making a dataclass costs
-    a command's start-up a quarter to a half of a millisecond per class (it compiles
-    its methods at import), and every command makes these (issue 19)."""
-
-    __slots__ = ()
-    _FIELDS: tuple[str, ...] = ()
-
-    def _values(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self._FIELDS)
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._values() == other._values()
-
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._FIELDS)
-        return f"{type(self).__name__}({shown})"
-
-
-class _Frozen(_Record):
-    """A read-only record (a table is shared by every command of the process)."""
-
-    __slots__ = ()
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"{type(self).__name__} is read-only: cannot set {name}")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"{type(self).__name__} is read-only: cannot delete {name}")
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-
-_set = object.__setattr__  # how the read-only records set their fields, once
-
-
-class NameRule(_Frozen):
+class NameRule(Frozen):
     """How an object's names are formed."""
 
     __slots__ = _FIELDS = ("max", "chars", "reserved", "generic")
@@ -105,13 +67,13 @@ class NameRule(_Frozen):
     generic: bool  # a trailing * is accepted by DISPLAY
 
     def __init__(self, max: int, chars: str = "mq", reserved: tuple[str, ...] = (), generic: bool = True) -> None:
-        _set(self, "max", max)
-        _set(self, "chars", chars)
-        _set(self, "reserved", reserved)
-        _set(self, "generic", generic)
+        set_field(self, "max", max)
+        set_field(self, "chars", chars)
+        set_field(self, "reserved", reserved)
+        set_field(self, "generic", generic)
 
 
-class KeywordSpec(_Frozen):
+class KeywordSpec(Frozen):
     """One keyword of one object type."""
 
     __slots__ = _FIELDS = (
@@ -180,26 +142,26 @@ class KeywordSpec(_Frozen):
         ranges: bool = False,
         shown_only: bool = False,
     ) -> None:
-        _set(self, "name", name)
-        _set(self, "type", type)
-        _set(self, "help", help)
-        _set(self, "abbrev", abbrev)
-        _set(self, "values", values)
-        _set(self, "value_abbrev", {} if value_abbrev is None else value_abbrev)
-        _set(self, "words", words)
-        _set(self, "min", min)
-        _set(self, "max", max)
-        _set(self, "default", default)
-        _set(self, "verbs", verbs)
-        _set(self, "alterable", alterable)
-        _set(self, "alter_same", alter_same)
-        _set(self, "required", required)
-        _set(self, "only_for", {} if only_for is None else only_for)
-        _set(self, "negation", negation)
-        _set(self, "display", display)
-        _set(self, "max_items", max_items)
-        _set(self, "ranges", ranges)
-        _set(self, "shown_only", shown_only)
+        set_field(self, "name", name)
+        set_field(self, "type", type)
+        set_field(self, "help", help)
+        set_field(self, "abbrev", abbrev)
+        set_field(self, "values", values)
+        set_field(self, "value_abbrev", {} if value_abbrev is None else value_abbrev)
+        set_field(self, "words", words)
+        set_field(self, "min", min)
+        set_field(self, "max", max)
+        set_field(self, "default", default)
+        set_field(self, "verbs", verbs)
+        set_field(self, "alterable", alterable)
+        set_field(self, "alter_same", alter_same)
+        set_field(self, "required", required)
+        set_field(self, "only_for", {} if only_for is None else only_for)
+        set_field(self, "negation", negation)
+        set_field(self, "display", display)
+        set_field(self, "max_items", max_items)
+        set_field(self, "ranges", ranges)
+        set_field(self, "shown_only", shown_only)
 
     def describe_values(self) -> str:
         """The allowed values, as an error message and the man page say them."""
@@ -230,7 +192,7 @@ class KeywordSpec(_Frozen):
         return str(self.default)
 
 
-class ObjectSpec(_Frozen):
+class ObjectSpec(Frozen):
     """One object type of a dialect. Its keyword rows are made when first asked for: a
     command reads those of one object type, and the z/OS table has 47 types with 850
     keywords."""
@@ -256,25 +218,25 @@ class ObjectSpec(_Frozen):
         full: str = "",
         nameless: bool = False,
     ) -> None:
-        _set(self, "name", name)
-        _set(self, "help", help)
-        _set(self, "aliases", aliases)
-        _set(self, "name_rule", name_rule)
-        _set(self, "_keywords", {} if keywords is None else keywords)
-        _set(self, "full", full)
-        _set(self, "nameless", nameless)
-        _set(self, "_rows", None)
+        set_field(self, "name", name)
+        set_field(self, "help", help)
+        set_field(self, "aliases", aliases)
+        set_field(self, "name_rule", name_rule)
+        set_field(self, "_keywords", {} if keywords is None else keywords)
+        set_field(self, "full", full)
+        set_field(self, "nameless", nameless)
+        set_field(self, "_rows", None)
 
     @property
     def keywords(self) -> dict[str, KeywordSpec]:
         """The keyword rows of this object type, by canonical name."""
         if self._rows is not None:
-            _set(self, "_keywords", _keywords(self._rows))
-            _set(self, "_rows", None)
+            set_field(self, "_keywords", _keywords(self._rows))
+            set_field(self, "_rows", None)
         return self._keywords
 
 
-class VerbSpec(_Frozen):
+class VerbSpec(Frozen):
     """One verb of a dialect, and the handler module that runs it."""
 
     __slots__ = _FIELDS = (
@@ -312,21 +274,21 @@ class VerbSpec(_Frozen):
         keywords: dict[str, KeywordSpec] | None = None,
         object_optional: bool = False,
     ) -> None:
-        _set(self, "name", name)
-        _set(self, "help", help)
-        _set(self, "module", module)
-        _set(self, "abbrev", abbrev)
-        _set(self, "objects", objects)
-        _set(self, "writes", writes)
-        _set(self, "select", select)
-        _set(self, "keywords", {} if keywords is None else keywords)
-        _set(self, "object_optional", object_optional)
+        set_field(self, "name", name)
+        set_field(self, "help", help)
+        set_field(self, "module", module)
+        set_field(self, "abbrev", abbrev)
+        set_field(self, "objects", objects)
+        set_field(self, "writes", writes)
+        set_field(self, "select", select)
+        set_field(self, "keywords", {} if keywords is None else keywords)
+        set_field(self, "object_optional", object_optional)
 
 
-class ValidationError(_Record):
+class ValidationError(Record):
     """A neutral description of what is wrong; each dialect turns it into its own message."""
 
-    __slots__ = _FIELDS = ("kind", "keyword", "value", "allowed", "detail", "suggestion")
+    _FIELDS = ("kind", "keyword", "value", "allowed", "detail", "suggestion")
     kind: str  # unknown_verb, unknown_object, unknown_keyword, bad_value, missing, duplicate,
     #            bad_name, not_alterable, not_for_verb, missing_name
     keyword: str
@@ -351,13 +313,10 @@ class ValidationError(_Record):
         self.detail = detail
         self.suggestion = suggestion
 
-    __hash__ = None  # type: ignore[assignment]  # changeable, as a dataclass without frozen
 
-
-class Table(_Record):
+class Table(Record):
     """One dialect's command language."""
 
-    __slots__ = ("_object_index", "_verb_index", "command", "dialect", "objects", "raw", "verbs")
     _FIELDS = ("dialect", "command", "verbs", "objects", "raw")
     dialect: str
     command: str
@@ -386,8 +345,6 @@ class Table(_Record):
         for obj in objects.values():
             for word in (obj.name, *obj.aliases):
                 self._object_index[word] = obj.name
-
-    __hash__ = None  # type: ignore[assignment]
 
     def verb(self, word: str) -> VerbSpec | None:
         name = self._verb_index.get(word.upper())
@@ -575,7 +532,7 @@ def load(dialect: str) -> Table:
             nameless=_flag(row.get("nameless"), False),
         )
         if row.get("keywords"):
-            _set(obj, "_rows", row["keywords"])  # made on first use (ObjectSpec.keywords)
+            set_field(obj, "_rows", row["keywords"])  # made on first use (ObjectSpec.keywords)
     return Table(dialect=dialect, command=str(raw.get("command", "")), verbs=verbs, objects=objects, raw=raw)
 
 

@@ -5,6 +5,9 @@ those its YAML rows say."""
 
 from __future__ import annotations
 
+import copy
+import pickle
+
 import pytest
 
 from mqtool import tables
@@ -57,3 +60,12 @@ def test_a_validation_error_can_be_changed_and_a_table_indexes_its_words() -> No
     obj = ObjectSpec("QLOCAL", "a local queue", aliases=("QL",))
     table = Table("zos", "", {"DEFINE": verb}, {"QLOCAL": obj}, {})
     assert table.verb("def") is verb and table.object("ql") is obj and table.verb("X") is None
+
+
+def test_read_only_records_copy_and_pickle_whole() -> None:
+    table = tables.load("zos")
+    records = [table.objects["QLOCAL"], table.verbs["DISPLAY"], table.objects["QLOCAL"].name_rule]
+    records.append(table.objects["QLOCAL"].keywords["MAXDEPTH"])
+    for record in records:
+        assert pickle.loads(pickle.dumps(record)) == record
+        assert copy.copy(record) == record and copy.deepcopy(record) == record

@@ -8,7 +8,6 @@ import importlib
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -16,6 +15,7 @@ import click
 
 from mqtool import __version__, application
 from mqtool.clock import Clock, ClockError
+from mqtool.record import Record
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -116,17 +116,20 @@ def default_state_dir() -> Path:
     return base / "mqtool"
 
 
-@dataclass
-class App:
-    """`ctx.obj`: the options of the group, the clock, and the store opened on first use."""
+class App(Record):
+    """`ctx.obj`: the options of the group, the clock, and the store opened on first use
+    (a written-out record, not a dataclass: mqtool/record.py says why)."""
 
-    state_dir: Path
-    system: str | None
-    clock: Clock
-    state_defaulted: bool = False  # neither --state nor MQTOOL_STATE chose the directory
-    _store: Any = None
-    _closers: list[Callable[[], None]] = field(default_factory=list)
-    _warned: set[str] = field(default_factory=set)  # the message ids warn_once has said
+    _FIELDS = ("state_dir", "system", "clock", "state_defaulted", "_store", "_closers", "_warned")
+
+    def __init__(self, state_dir: Path, system: str | None, clock: Clock, state_defaulted: bool = False) -> None:
+        self.state_dir = state_dir
+        self.system = system
+        self.clock = clock
+        self.state_defaulted = state_defaulted  # neither --state nor MQTOOL_STATE chose the directory
+        self._store: Any = None
+        self._closers: list[Callable[[], None]] = []
+        self._warned: set[str] = set()  # the message ids warn_once has said
 
     @property
     def store(self) -> Any:
