@@ -13,7 +13,7 @@ import re
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mqtool.record import Frozen, Record, set_field
 
@@ -193,19 +193,19 @@ class KeywordSpec(Frozen):
 
 
 class ObjectSpec(Frozen):
-    """One object type of a dialect. Its keyword rows are made when first asked for: a
-    command reads those of one object type, and the z/OS table has 47 types with 850
-    keywords."""
+    """One object type of a dialect. The table's loader leaves its keyword rows to be
+    made when first asked for: a command reads those of one object type, and the z/OS
+    table has 47 types with 850 keywords. Once made, `keywords` is a plain field."""
 
-    __slots__ = ("_keywords", "_rows", "aliases", "full", "help", "name", "name_rule", "nameless")
+    __slots__ = ("_rows", "aliases", "full", "help", "keywords", "name", "name_rule", "nameless")
     _FIELDS = ("name", "help", "aliases", "name_rule", "keywords", "full", "nameless")
     name: str
     help: str
     aliases: tuple[str, ...]
     name_rule: NameRule | None
+    keywords: dict[str, KeywordSpec]
     full: str  # the full word printed in responses (QLOCAL for QL)
     nameless: bool  # QMGR on z/OS, LOG, ARCHIVE: no name in parentheses
-    _keywords: dict[str, KeywordSpec]
     _rows: dict[str, Any] | None  # the YAML rows of the keywords, until they are made
 
     def __init__(
@@ -217,23 +217,30 @@ class ObjectSpec(Frozen):
         keywords: dict[str, KeywordSpec] | None = None,
         full: str = "",
         nameless: bool = False,
+        *,
+        rows: dict[str, Any] | None = None,
     ) -> None:
+        """`rows`: instead of `keywords`, their YAML rows, made into keywords on first use."""
         set_field(self, "name", name)
         set_field(self, "help", help)
         set_field(self, "aliases", aliases)
         set_field(self, "name_rule", name_rule)
-        set_field(self, "_keywords", {} if keywords is None else keywords)
+        if rows is None:
+            set_field(self, "keywords", {} if keywords is None else keywords)
         set_field(self, "full", full)
         set_field(self, "nameless", nameless)
-        set_field(self, "_rows", None)
+        set_field(self, "_rows", rows)
 
-    @property
-    def keywords(self) -> dict[str, KeywordSpec]:
-        """The keyword rows of this object type, by canonical name."""
-        if self._rows is not None:
-            set_field(self, "_keywords", _keywords(self._rows))
+    if not TYPE_CHECKING:  # (mypy would take every unknown attribute for this)
+
+        def __getattr__(self, name: str) -> Any:
+            """Called for a field not set: `keywords` left to be made from `rows`."""
+            if name != "keywords" or self._rows is None:
+                raise AttributeError(name)
+            made = _keywords(self._rows)
+            set_field(self, "keywords", made)
             set_field(self, "_rows", None)
-        return self._keywords
+            return made
 
 
 class VerbSpec(Frozen):
@@ -523,16 +530,15 @@ def load(dialect: str) -> Table:
     objects = {}
     for name, row in raw["objects"].items():
         rule = row.get("name")
-        obj = objects[name] = ObjectSpec(
+        objects[name] = ObjectSpec(
             name=name,
             help=str(row.get("help", "")),
             aliases=_tuple(row.get("aliases")),
             name_rule=names[rule] if rule else None,
             full=str(row.get("full", name)),
             nameless=_flag(row.get("nameless"), False),
+            rows=row.get("keywords") or {},  # made into keywords on first use
         )
-        if row.get("keywords"):
-            set_field(obj, "_rows", row["keywords"])  # made on first use (ObjectSpec.keywords)
     return Table(dialect=dialect, command=str(raw.get("command", "")), verbs=verbs, objects=objects, raw=raw)
 
 
