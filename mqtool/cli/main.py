@@ -134,7 +134,6 @@ class App(Record):
     @property
     def store(self) -> Any:
         if self._store is None:
-            from mqtool.complex import ensure_complex
             from mqtool.state import Store, StoreError
             from mqtool.state.store import DB_NAME
 
@@ -142,7 +141,10 @@ class App(Record):
             new = not path.exists()
             try:
                 self._store = Store.open(self.state_dir)
-                ensure_complex(self._store, self.clock.timestamp())
+                if not _has_complex(self._store):
+                    from mqtool.complex import ensure_complex
+
+                    ensure_complex(self._store, self.clock.timestamp())
             except StoreError as exc:
                 fail(str(exc))
             if new and self._store.created:
@@ -178,6 +180,14 @@ class App(Record):
         self._closers.clear()
         if self._store is not None:
             self._store.close()
+
+
+def _has_complex(store: Any) -> bool:
+    """Whether the store's default complex has been made (mqtool.complex.ensure_complex
+    and `mqtool init` mark the store `initialised`): asked here, so that a command on a
+    store that has it does not import mqtool.complex (its settings and patterns)."""
+    with store.transaction(write=False) as tx:
+        return tx.get_meta("initialised") is not None
 
 
 def new_store_notice(path: Path, defaulted: bool) -> str:
