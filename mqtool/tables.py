@@ -11,9 +11,9 @@ import marshal
 import os
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, ItemsView, Iterable, Iterator, KeysView, ValuesView
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from mqtool.record import Frozen, Record, set_field
 
@@ -193,12 +193,9 @@ class KeywordSpec(Frozen):
 
 
 class ObjectSpec(Frozen):
-    """One object type of a dialect. The table's loader leaves its keyword rows to be
-    made when first asked for: a command reads those of one object type, and the z/OS
-    table has 47 types with 850 keywords. Once made, `keywords` is a plain field."""
+    """One object type of a dialect, with its keyword rows by canonical name."""
 
-    __slots__ = ("_rows", "aliases", "full", "help", "keywords", "name", "name_rule", "nameless")
-    _FIELDS = ("name", "help", "aliases", "name_rule", "keywords", "full", "nameless")
+    __slots__ = _FIELDS = ("name", "help", "aliases", "name_rule", "keywords", "full", "nameless")
     name: str
     help: str
     aliases: tuple[str, ...]
@@ -206,7 +203,6 @@ class ObjectSpec(Frozen):
     keywords: dict[str, KeywordSpec]
     full: str  # the full word printed in responses (QLOCAL for QL)
     nameless: bool  # QMGR on z/OS, LOG, ARCHIVE: no name in parentheses
-    _rows: dict[str, Any] | None  # the YAML rows of the keywords, until they are made
 
     def __init__(
         self,
@@ -217,30 +213,74 @@ class ObjectSpec(Frozen):
         keywords: dict[str, KeywordSpec] | None = None,
         full: str = "",
         nameless: bool = False,
-        *,
-        rows: dict[str, Any] | None = None,
     ) -> None:
-        """`rows`: instead of `keywords`, their YAML rows, made into keywords on first use."""
         set_field(self, "name", name)
         set_field(self, "help", help)
         set_field(self, "aliases", aliases)
         set_field(self, "name_rule", name_rule)
-        if rows is None:
-            set_field(self, "keywords", {} if keywords is None else keywords)
+        set_field(self, "keywords", {} if keywords is None else keywords)
         set_field(self, "full", full)
         set_field(self, "nameless", nameless)
-        set_field(self, "_rows", rows)
 
-    if not TYPE_CHECKING:  # (mypy would take every unknown attribute for this)
 
-        def __getattr__(self, name: str) -> Any:
-            """Called for a field not set: `keywords` left to be made from `rows`."""
-            if name != "keywords" or self._rows is None:
-                raise AttributeError(name)
-            made = _keywords(self._rows)
-            set_field(self, "keywords", made)
-            set_field(self, "_rows", None)
-            return made
+class _Objects(dict[str, ObjectSpec]):
+    """A table's object types by name, in table order, each made when first looked up:
+    a command uses one or two of the z/OS table's 47, whose 850 keyword rows take
+    milliseconds to make. Whatever asks for all of them (values, items, comparison)
+    makes them all, in table order; names (iteration, `in`, len) need none made. A
+    made ObjectSpec is an ordinary one, its `keywords` a plain dict (no lazy attribute
+    on the paths that read keywords for every command)."""
+
+    def __init__(self, rows: dict[str, Any], make: Callable[[str, dict[str, Any]], ObjectSpec]) -> None:
+        super().__init__()
+        self._rows = rows  # name -> its YAML row, in table order
+        self._make = make
+        self._whole = False
+
+    def __missing__(self, name: str) -> ObjectSpec:
+        made = self._make(name, self._rows[name])  # KeyError for a name the table lacks
+        dict.__setitem__(self, name, made)
+        return made
+
+    def _all(self) -> None:
+        if not self._whole:
+            made = {name: dict.get(self, name) or self._make(name, row) for name, row in self._rows.items()}
+            dict.clear(self)
+            dict.update(self, made)  # table order, whatever order they were looked up in
+            self._whole = True
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._rows
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._rows)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def keys(self) -> KeysView[str]:  # type: ignore[override]
+        return self._rows.keys()
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self[name] if name in self._rows else default
+
+    def values(self) -> ValuesView[ObjectSpec]:  # type: ignore[override]
+        self._all()
+        return dict.values(self)
+
+    def items(self) -> ItemsView[str, ObjectSpec]:  # type: ignore[override]
+        self._all()
+        return dict.items(self)
+
+    def __eq__(self, other: object) -> bool:
+        self._all()
+        return dict.__eq__(self, other)
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        self._all()
+        return dict.__repr__(self)
 
 
 class VerbSpec(Frozen):
@@ -349,9 +389,13 @@ class Table(Record):
         for verb in verbs.values():
             for word in (verb.name, *verb.abbrev):
                 self._verb_index[word] = verb.name
-        for obj in objects.values():
-            for word in (obj.name, *obj.aliases):
-                self._object_index[word] = obj.name
+        if isinstance(objects, _Objects):  # the names and aliases, none of them made
+            aliases = ((name, _tuple(row.get("aliases"))) for name, row in objects._rows.items())
+        else:
+            aliases = ((obj.name, obj.aliases) for obj in objects.values())
+        for name, more in aliases:
+            for word in (name, *more):
+                self._object_index[word] = name
 
     def verb(self, word: str) -> VerbSpec | None:
         name = self._verb_index.get(word.upper())
@@ -527,18 +571,20 @@ def load(dialect: str) -> Table:
         )
         for name, row in raw["verbs"].items()
     }
-    objects = {}
-    for name, row in raw["objects"].items():
+
+    def make(name: str, row: dict[str, Any]) -> ObjectSpec:
         rule = row.get("name")
-        objects[name] = ObjectSpec(
+        return ObjectSpec(
             name=name,
             help=str(row.get("help", "")),
             aliases=_tuple(row.get("aliases")),
             name_rule=names[rule] if rule else None,
+            keywords=_keywords(row.get("keywords")),
             full=str(row.get("full", name)),
             nameless=_flag(row.get("nameless"), False),
-            rows=row.get("keywords") or {},  # made into keywords on first use
         )
+
+    objects = _Objects(raw["objects"], make)
     return Table(dialect=dialect, command=str(raw.get("command", "")), verbs=verbs, objects=objects, raw=raw)
 
 

@@ -15,13 +15,25 @@ from mqtool.tables import KeywordSpec, NameRule, ObjectSpec, Table, ValidationEr
 
 
 @pytest.mark.parametrize("dialect", tables.DIALECTS)
-def test_keywords_made_on_first_use_are_those_the_yaml_rows_say(dialect: str) -> None:
+def test_object_types_made_on_first_use_are_those_the_yaml_rows_say(dialect: str) -> None:
     table = tables.load(dialect)
-    for name, row in table.raw["objects"].items():
-        expected = {kw: tables._keyword(kw, spec or {}) for kw, spec in (row.get("keywords") or {}).items()}
-        made = table.objects[name].keywords
-        assert made == expected, (dialect, name)
-        assert table.objects[name].keywords is made  # made once
+    rows = table.raw["objects"]
+    assert list(table.objects) == list(rows) and len(table.objects) == len(rows)
+    last = list(rows)[-1]
+    first = table.objects[last]  # looked up before the others: made alone
+    assert table.objects[last] is first and last in table.objects and "NO.SUCH" not in table.objects
+    assert table.objects.get("NO.SUCH") is None and table.objects.get(last) is first
+    with pytest.raises(KeyError):
+        table.objects["NO.SUCH"]
+    for name, row in rows.items():
+        obj = table.objects[name]
+        assert obj.keywords == {kw: tables._keyword(kw, spec or {}) for kw, spec in (row.get("keywords") or {}).items()}
+        assert obj.aliases == tables._tuple(row.get("aliases")), (dialect, name)
+        for word in (name, *obj.aliases):
+            assert table.object(word.lower()) is obj
+    # Walking them all gives them in table order, each made once.
+    assert [obj.name for obj in table.objects.values()] == list(rows)
+    assert [name for name, _ in table.objects.items()] == list(rows) and table.objects[last] is first
 
 
 def test_the_specs_are_read_only() -> None:
