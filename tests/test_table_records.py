@@ -76,8 +76,8 @@ def test_a_validation_error_can_be_changed_and_a_table_indexes_its_words() -> No
 
 def test_read_only_records_copy_and_pickle_whole() -> None:
     table = tables.load("zos")
-    records = [table.objects["QLOCAL"], table.verbs["DISPLAY"], table.objects["QLOCAL"].name_rule]
-    records.append(table.objects["QLOCAL"].keywords["MAXDEPTH"])
+    qlocal = table.objects["QLOCAL"]
+    records: list[object] = [qlocal, table.verbs["DISPLAY"], qlocal.name_rule, qlocal.keywords["MAXDEPTH"]]
     for record in records:
         assert pickle.loads(pickle.dumps(record)) == record
         assert copy.copy(record) == record and copy.deepcopy(record) == record
