@@ -9,17 +9,20 @@ from __future__ import annotations
 import functools
 import re
 import time
-from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+
+from mqtool.record import Record
 
 TOD_EPOCH = datetime(1900, 1, 1, tzinfo=UTC)
 # The clock stays below this so that local time at any display offset can still be shown.
 LATEST = datetime(9999, 1, 1, tzinfo=UTC)
 # Numbers are ASCII digits only (re.ASCII: \d and \s would also take ٣ and other scripts).
-_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$", re.IGNORECASE | re.ASCII)
+# (Patterns given to re.match, which compiles each once when first used: a command that
+# reads no duration, TOD setting or new offset does not pay for compiling them.)
+_DURATION = r"(?ai)^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$"
 _UNIT_SECONDS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
-_TOD_TEXT = re.compile(r"^[0-9A-Fa-f]{16}$")  # an ISO time is never 16 hex digits
-_OFFSET = re.compile(r"^([+-])(\d{2}):?(\d{2})$", re.ASCII)
+_TOD_TEXT = r"^[0-9A-Fa-f]{16}$"  # an ISO time is never 16 hex digits
+_OFFSET = r"(?a)^([+-])(\d{2}):?(\d{2})$"
 
 
 class ClockError(ValueError):
@@ -45,7 +48,7 @@ def parse_instant(text: str) -> datetime:
 
 def parse_duration(text: str) -> float:
     """Reads `5s`, `2m`, `1h`, `250ms`, `1d` or a bare number of seconds; returns seconds."""
-    match = _DURATION.match(text)
+    match = re.match(_DURATION, text)
     if not match:
         raise ClockError(f"not a duration: {text!r} (examples: 5s, 2m, 1h)")
     seconds = float(match.group(1)) * _UNIT_SECONDS[(match.group(2) or "s").lower()]
@@ -57,7 +60,7 @@ def parse_duration(text: str) -> float:
 @functools.lru_cache(maxsize=64)  # read for every response from the system's settings
 def parse_offset(text: str) -> timedelta:
     """Reads a display offset such as `-05:00` or `+0100`."""
-    match = _OFFSET.match(text.strip())
+    match = re.match(_OFFSET, text.strip())
     if not match:
         raise ClockError(f"not a UTC offset: {text!r} (example: -05:00)")
     sign = -1 if match.group(1) == "-" else 1
@@ -105,28 +108,31 @@ def parse_tod(text: str) -> int:
     return int(raw, 16)
 
 
-@dataclass
-class Clock:
+class Clock(Record):
     """Wall clock, or a frozen one when `frozen_at` is set.
 
     `perf()` is what the engine uses to measure durations (compression time,
     checkpoint time): with a frozen clock it never moves, so measured durations are
-    zero and transcripts repeat byte for byte.
+    zero and transcripts repeat byte for byte. (A written-out record, not a dataclass:
+    mqtool/record.py says why.)
     """
 
-    frozen_at: datetime | None = None
-    # The bits below the microsecond of a clock frozen at a TOD value (--clock
-    # D962CAAA5BAAD838): an instant cannot hold them, so TOD values made from this
-    # clock get them back and show exactly the TOD that was given.
-    tod_fraction: int = 0
-    _advanced: float = field(default=0.0, repr=False)
+    _FIELDS = ("frozen_at", "tod_fraction", "_advanced")
+
+    def __init__(self, frozen_at: datetime | None = None, tod_fraction: int = 0, _advanced: float = 0.0) -> None:
+        self.frozen_at = frozen_at
+        # The bits below the microsecond of a clock frozen at a TOD value (--clock
+        # D962CAAA5BAAD838): an instant cannot hold them, so TOD values made from this
+        # clock get them back and show exactly the TOD that was given.
+        self.tod_fraction = tod_fraction
+        self._advanced = _advanced  # seconds .advance has moved it
 
     @classmethod
     def from_setting(cls, setting: str | None) -> Clock:
         """`--clock`: an ISO-8601 instant, or 16 hex digits of a z/Architecture TOD value."""
         if setting is None or not setting.strip():
             return cls()
-        if _TOD_TEXT.match(setting.strip()):
+        if re.match(_TOD_TEXT, setting.strip()):
             tod = parse_tod(setting)
             instant = from_tod(tod)
             if instant >= LATEST:

@@ -8,14 +8,27 @@ the first line follows the id, the others stand alone (as in the z/TPF STAT disp
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from operator import itemgetter
+from typing import Any
 
 ECHO = "ECHO"  # not a message: a line printed as given (the `.echo` directive)
 
 
-class Entry(NamedTuple):
-    template: str
-    meaning: str
+class Entry(tuple[str, str]):
+    """A message's template and meaning. A tuple written out rather than a NamedTuple,
+    whose class is compiled from source when the catalogue is imported by every command
+    (issue 19, start-up)."""
+
+    __slots__ = ()
+
+    def __new__(cls, template: str, meaning: str) -> Entry:
+        return tuple.__new__(cls, (template, meaning))
+
+    template = property(itemgetter(0), doc="The text, with str.format fields.")
+    meaning = property(itemgetter(1), doc="What the message means (mqtool-messages(7)).")
+
+    def __repr__(self) -> str:
+        return f"Entry(template={self[0]!r}, meaning={self[1]!r})"
 
 
 CATALOGUE: dict[str, Entry] = {

@@ -7,7 +7,6 @@ import importlib
 import math
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from types import ModuleType
 from typing import Any
@@ -15,6 +14,7 @@ from typing import Any
 from mqtool import messages, tables
 from mqtool.clock import Clock, parse_offset
 from mqtool.parse.command import Command, LexError
+from mqtool.record import Record
 from mqtool.render import render
 from mqtool.response import FAILED, OK, SYNTAX, Response
 from mqtool.state import Store, StoreError, SystemRecord, Transaction
@@ -29,26 +29,40 @@ HINTS = {"ztpf_mq": "MQSC0040E", "ztpf_http": "MQT0016I", "zos": "MQT0015I", "zt
 ZTPF_MQID_WORD = "ZMQID"  # the z/TPF MQI channel directory (commands/ztpf_mqid)
 
 
-@dataclass
-class Outcome:
-    """What one line did: the lines to print, and how it counts in a run summary."""
+class Outcome(Record):
+    """What one line did: the lines to print, and how it counts in a run summary. (The
+    records of this module are written out, not dataclasses: mqtool/record.py.)"""
 
-    lines: list[str] = field(default_factory=list)
-    status: str = OK
-    leave: bool = False
-    system: str = ""
-    response: Response | None = None  # the handler's values, for other renderers (JSON)
+    _FIELDS = ("lines", "status", "leave", "system", "response")
+
+    def __init__(
+        self,
+        lines: list[str] | None = None,
+        status: str = OK,
+        leave: bool = False,
+        system: str = "",
+        response: Response | None = None,
+    ) -> None:
+        self.lines = [] if lines is None else lines
+        self.status = status
+        self.leave = leave
+        self.system = system
+        self.response = response  # the handler's values, for other renderers (JSON)
 
 
-@dataclass
-class Context:
+class Context(Record):
     """What a handler may use: the open transaction, the clock, its system and table."""
 
-    session: Session
-    tx: Transaction
-    system: SystemRecord
-    table: tables.Table
-    clock: Clock
+    _FIELDS = ("session", "tx", "system", "table", "clock")
+
+    def __init__(
+        self, session: Session, tx: Transaction, system: SystemRecord, table: tables.Table, clock: Clock
+    ) -> None:
+        self.session = session
+        self.tx = tx
+        self.system = system
+        self.table = table
+        self.clock = clock
 
     @property
     def now(self) -> float:

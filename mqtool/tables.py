@@ -11,68 +11,157 @@ import marshal
 import os
 import re
 import sys
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, ItemsView, Iterable, Iterator, KeysView, ValuesView
 from pathlib import Path
 from typing import Any
+
+from mqtool.record import Frozen, Record, set_field
 
 DIALECTS = ("ztpf_mq", "ztpf_http", "zos", "ztpf_mqid")
 # MQSC DISPLAY ... WHERE(keyword operator value): a keyword of type `filter` takes these.
 FILTER_OPERATORS = ("LT", "GT", "EQ", "NE", "LE", "GE", "LK", "NL", "CT", "EX", "CTG", "EXG")
 
-NAME_CHARS = {
+_NAME_PATTERNS = {
     # z/TPF and MQ object names: A-Z a-z 0-9 . / _ %
-    "mq": re.compile(r"^[A-Za-z0-9./_%]+$"),
+    "mq": r"^[A-Za-z0-9./_%]+$",
     # an HTTP server name: letters and digits (z/TPF server names)
-    "server": re.compile(r"^[A-Za-z0-9]+$"),
+    "server": r"^[A-Za-z0-9]+$",
     # a z/OS subsystem id: a letter then letters/digits
-    "ssid": re.compile(r"^[A-Za-z][A-Za-z0-9]*$"),
+    "ssid": r"^[A-Za-z][A-Za-z0-9]*$",
     # a z/OS trace type (STAT, G, ...) or * for all
-    "trace": re.compile(r"^([A-Za-z]+|\*)$"),
+    "trace": r"^([A-Za-z]+|\*)$",
     # topic strings and subscription names: any printable text (no control characters)
-    "any": re.compile(r"^[^\x00-\x1f\x7f]+$"),
+    "any": r"^[^\x00-\x1f\x7f]+$",
     # a CHLAUTH profile: a channel name with * anywhere (issue 17)
-    "chlauth": re.compile(r"^[A-Za-z0-9./_%*]+$"),
+    "chlauth": r"^[A-Za-z0-9./_%*]+$",
     # bread-last: a number given as an object's value (DEFINE MAXSMSGS(5000)); a z/OS data
     # set name (DEFINE LOG(CSQ1.LOGCOPY1.DS04)): qualifiers of 1-8 characters, the first
     # a letter or # @ $, the others also digits and -, separated by dots
-    "digits": re.compile(r"^[0-9]+$"),
-    "dsname": re.compile(r"^[A-Za-z#@$][A-Za-z0-9#@$-]{0,7}(\.[A-Za-z#@$][A-Za-z0-9#@$-]{0,7})*$"),
+    "digits": r"^[0-9]+$",
+    "dsname": r"^[A-Za-z#@$][A-Za-z0-9#@$-]{0,7}(\.[A-Za-z#@$][A-Za-z0-9#@$-]{0,7})*$",
 }
 
 
-@dataclass(frozen=True)
-class NameRule:
+class _Patterns(dict[str, "re.Pattern[str]"]):
+    """The name patterns by rule, each compiled when first used (compiling all of them
+    cost every command's start-up more than half a millisecond)."""
+
+    def __missing__(self, key: str) -> re.Pattern[str]:
+        pattern = self[key] = re.compile(_NAME_PATTERNS[key])
+        return pattern
+
+    def __contains__(self, key: object) -> bool:
+        return key in _NAME_PATTERNS
+
+
+NAME_CHARS = _Patterns()
+
+
+class NameRule(Frozen):
+    """How an object's names are formed."""
+
+    __slots__ = _FIELDS = ("max", "chars", "reserved", "generic")
     max: int
-    chars: str = "mq"
-    reserved: tuple[str, ...] = ()
-    generic: bool = True  # a trailing * is accepted by DISPLAY
+    chars: str
+    reserved: tuple[str, ...]
+    generic: bool  # a trailing * is accepted by DISPLAY
+
+    def __init__(self, max: int, chars: str = "mq", reserved: tuple[str, ...] = (), generic: bool = True) -> None:
+        set_field(self, "max", max)
+        set_field(self, "chars", chars)
+        set_field(self, "reserved", reserved)
+        set_field(self, "generic", generic)
 
 
-@dataclass(frozen=True)
-class KeywordSpec:
+class KeywordSpec(Frozen):
     """One keyword of one object type."""
 
+    __slots__ = _FIELDS = (
+        "name",
+        "type",
+        "help",
+        "abbrev",
+        "values",
+        "value_abbrev",
+        "words",
+        "min",
+        "max",
+        "default",
+        "verbs",
+        "alterable",
+        "alter_same",
+        "required",
+        "only_for",
+        "negation",
+        "display",
+        "max_items",
+        "ranges",
+        "shown_only",
+    )
     name: str
     type: str  # int, enum, list, names, name, text, conname, flag, switch, filter
-    help: str = ""
-    abbrev: tuple[str, ...] = ()
-    values: tuple[str, ...] = ()  # enum/list values, canonical spelling
-    value_abbrev: dict[str, str] = field(default_factory=dict)  # alias -> canonical value
-    words: tuple[str, ...] = ()  # words accepted by an int keyword (OFF, NOLIMIT)
-    min: int | None = None
-    max: int | None = None
-    default: Any = None
-    verbs: tuple[str, ...] = ("DEFINE", "ALTER")
-    alterable: bool = True
-    alter_same: bool = False  # not alterable, but ALTER takes it with the object's own value (ZMQSC CHLTYPE)
-    required: bool = False  # required at DEFINE
-    only_for: dict[str, tuple[str, ...]] = field(default_factory=dict)  # attr -> allowed values
-    negation: str | None = None  # NOREPLACE for REPLACE
-    display: bool = True  # shown by DISPLAY / export
-    max_items: int | None = None
-    ranges: bool = False  # a list that takes inclusive ranges: CLASS(01:03) is CLASS(1,2,3)
-    shown_only: bool = False  # stored and shown; the engine gives it no behaviour (the man page says so)
+    help: str
+    abbrev: tuple[str, ...]
+    values: tuple[str, ...]  # enum/list values, canonical spelling
+    value_abbrev: dict[str, str]  # alias -> canonical value
+    words: tuple[str, ...]  # words accepted by an int keyword (OFF, NOLIMIT)
+    min: int | None
+    max: int | None
+    default: Any
+    verbs: tuple[str, ...]
+    alterable: bool
+    alter_same: bool  # not alterable, but ALTER takes it with the object's own value (ZMQSC CHLTYPE)
+    required: bool  # required at DEFINE
+    only_for: dict[str, tuple[str, ...]]  # attr -> allowed values
+    negation: str | None  # NOREPLACE for REPLACE
+    display: bool  # shown by DISPLAY / export
+    max_items: int | None
+    ranges: bool  # a list that takes inclusive ranges: CLASS(01:03) is CLASS(1,2,3)
+    shown_only: bool  # stored and shown; the engine gives it no behaviour (the man page says so)
+
+    def __init__(
+        self,
+        name: str,
+        type: str,
+        help: str = "",
+        abbrev: tuple[str, ...] = (),
+        values: tuple[str, ...] = (),
+        value_abbrev: dict[str, str] | None = None,
+        words: tuple[str, ...] = (),
+        min: int | None = None,
+        max: int | None = None,
+        default: Any = None,
+        verbs: tuple[str, ...] = ("DEFINE", "ALTER"),
+        alterable: bool = True,
+        alter_same: bool = False,
+        required: bool = False,
+        only_for: dict[str, tuple[str, ...]] | None = None,
+        negation: str | None = None,
+        display: bool = True,
+        max_items: int | None = None,
+        ranges: bool = False,
+        shown_only: bool = False,
+    ) -> None:
+        set_field(self, "name", name)
+        set_field(self, "type", type)
+        set_field(self, "help", help)
+        set_field(self, "abbrev", abbrev)
+        set_field(self, "values", values)
+        set_field(self, "value_abbrev", {} if value_abbrev is None else value_abbrev)
+        set_field(self, "words", words)
+        set_field(self, "min", min)
+        set_field(self, "max", max)
+        set_field(self, "default", default)
+        set_field(self, "verbs", verbs)
+        set_field(self, "alterable", alterable)
+        set_field(self, "alter_same", alter_same)
+        set_field(self, "required", required)
+        set_field(self, "only_for", {} if only_for is None else only_for)
+        set_field(self, "negation", negation)
+        set_field(self, "display", display)
+        set_field(self, "max_items", max_items)
+        set_field(self, "ranges", ranges)
+        set_field(self, "shown_only", shown_only)
 
     def describe_values(self) -> str:
         """The allowed values, as an error message and the man page say them."""
@@ -103,64 +192,210 @@ class KeywordSpec:
         return str(self.default)
 
 
-@dataclass(frozen=True)
-class ObjectSpec:
+class ObjectSpec(Frozen):
+    """One object type of a dialect, with its keyword rows by canonical name."""
+
+    __slots__ = _FIELDS = ("name", "help", "aliases", "name_rule", "keywords", "full", "nameless")
     name: str
     help: str
-    aliases: tuple[str, ...] = ()
-    name_rule: NameRule | None = None
-    keywords: dict[str, KeywordSpec] = field(default_factory=dict)
-    full: str = ""  # the full word printed in responses (QLOCAL for QL)
-    nameless: bool = False  # QMGR on z/OS, LOG, ARCHIVE: no name in parentheses
+    aliases: tuple[str, ...]
+    name_rule: NameRule | None
+    keywords: dict[str, KeywordSpec]
+    full: str  # the full word printed in responses (QLOCAL for QL)
+    nameless: bool  # QMGR on z/OS, LOG, ARCHIVE: no name in parentheses
+
+    def __init__(
+        self,
+        name: str,
+        help: str,
+        aliases: tuple[str, ...] = (),
+        name_rule: NameRule | None = None,
+        keywords: dict[str, KeywordSpec] | None = None,
+        full: str = "",
+        nameless: bool = False,
+    ) -> None:
+        set_field(self, "name", name)
+        set_field(self, "help", help)
+        set_field(self, "aliases", aliases)
+        set_field(self, "name_rule", name_rule)
+        set_field(self, "keywords", {} if keywords is None else keywords)
+        set_field(self, "full", full)
+        set_field(self, "nameless", nameless)
 
 
-@dataclass(frozen=True)
-class VerbSpec:
+class _Objects(dict[str, ObjectSpec]):
+    """A table's object types by name, in table order, each made when first looked up:
+    a command uses one or two of the z/OS table's 47, whose 850 keyword rows take
+    milliseconds to make. Whatever asks for all of them (values, items, comparison)
+    makes them all, in table order; names (iteration, `in`, len) need none made. A
+    made ObjectSpec is an ordinary one, its `keywords` a plain dict (no lazy attribute
+    on the paths that read keywords for every command)."""
+
+    def __init__(self, rows: dict[str, Any], make: Callable[[str, dict[str, Any]], ObjectSpec]) -> None:
+        super().__init__()
+        self._rows = rows  # name -> its YAML row, in table order
+        self._make = make
+        self._whole = False
+
+    def __missing__(self, name: str) -> ObjectSpec:
+        made = self._make(name, self._rows[name])  # KeyError for a name the table lacks
+        dict.__setitem__(self, name, made)
+        return made
+
+    def _all(self) -> None:
+        if not self._whole:
+            made = {name: dict.get(self, name) or self._make(name, row) for name, row in self._rows.items()}
+            dict.clear(self)
+            dict.update(self, made)  # table order, whatever order they were looked up in
+            self._whole = True
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._rows
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._rows)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def keys(self) -> KeysView[str]:  # type: ignore[override]
+        return self._rows.keys()
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self[name] if name in self._rows else default
+
+    def values(self) -> ValuesView[ObjectSpec]:  # type: ignore[override]
+        self._all()
+        return dict.values(self)
+
+    def items(self) -> ItemsView[str, ObjectSpec]:  # type: ignore[override]
+        self._all()
+        return dict.items(self)
+
+    def __eq__(self, other: object) -> bool:
+        self._all()
+        return dict.__eq__(self, other)
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        self._all()
+        return dict.__repr__(self)
+
+
+class VerbSpec(Frozen):
+    """One verb of a dialect, and the handler module that runs it."""
+
+    __slots__ = _FIELDS = (
+        "name",
+        "help",
+        "module",
+        "abbrev",
+        "objects",
+        "writes",
+        "select",
+        "keywords",
+        "object_optional",
+    )
     name: str
     help: str
     module: str
-    abbrev: tuple[str, ...] = ()
-    objects: tuple[str, ...] = ()
-    writes: bool = True
-    select: bool = False  # MQSC DISPLAY: a keyword without a value selects that attribute; ALL selects all
+    abbrev: tuple[str, ...]
+    objects: tuple[str, ...]
+    writes: bool
+    select: bool  # MQSC DISPLAY: a keyword without a value selects that attribute; ALL selects all
     # Keywords the verb takes whatever its object's own rows say (MOVE QLOCAL's TYPE and
     # QSGDISP mean other things than the queue's attributes of the same names).
-    keywords: dict[str, KeywordSpec] = field(default_factory=dict)
-    object_optional: bool = False  # the verb may be given without an object (ZMQSC DBREBUILD)
+    keywords: dict[str, KeywordSpec]
+    object_optional: bool  # the verb may be given without an object (ZMQSC DBREBUILD)
+
+    def __init__(
+        self,
+        name: str,
+        help: str,
+        module: str,
+        abbrev: tuple[str, ...] = (),
+        objects: tuple[str, ...] = (),
+        writes: bool = True,
+        select: bool = False,
+        keywords: dict[str, KeywordSpec] | None = None,
+        object_optional: bool = False,
+    ) -> None:
+        set_field(self, "name", name)
+        set_field(self, "help", help)
+        set_field(self, "module", module)
+        set_field(self, "abbrev", abbrev)
+        set_field(self, "objects", objects)
+        set_field(self, "writes", writes)
+        set_field(self, "select", select)
+        set_field(self, "keywords", {} if keywords is None else keywords)
+        set_field(self, "object_optional", object_optional)
 
 
-@dataclass
-class ValidationError:
+class ValidationError(Record):
     """A neutral description of what is wrong; each dialect turns it into its own message."""
 
+    _FIELDS = ("kind", "keyword", "value", "allowed", "detail", "suggestion")
     kind: str  # unknown_verb, unknown_object, unknown_keyword, bad_value, missing, duplicate,
     #            bad_name, not_alterable, not_for_verb, missing_name
-    keyword: str = ""
-    value: str = ""
-    allowed: str = ""
-    detail: str = ""
-    suggestion: str = ""  # an unknown verb, object or keyword: the closest the table knows
+    keyword: str
+    value: str
+    allowed: str
+    detail: str
+    suggestion: str  # an unknown verb, object or keyword: the closest the table knows
+
+    def __init__(
+        self,
+        kind: str,
+        keyword: str = "",
+        value: str = "",
+        allowed: str = "",
+        detail: str = "",
+        suggestion: str = "",
+    ) -> None:
+        self.kind = kind
+        self.keyword = keyword
+        self.value = value
+        self.allowed = allowed
+        self.detail = detail
+        self.suggestion = suggestion
 
 
-@dataclass
-class Table:
+class Table(Record):
     """One dialect's command language."""
 
+    _FIELDS = ("dialect", "command", "verbs", "objects", "raw")
     dialect: str
     command: str
     verbs: dict[str, VerbSpec]
     objects: dict[str, ObjectSpec]
     raw: dict[str, Any]
-    _verb_index: dict[str, str] = field(default_factory=dict)
-    _object_index: dict[str, str] = field(default_factory=dict)
 
-    def __post_init__(self) -> None:
-        for verb in self.verbs.values():
+    def __init__(
+        self,
+        dialect: str,
+        command: str,
+        verbs: dict[str, VerbSpec],
+        objects: dict[str, ObjectSpec],
+        raw: dict[str, Any],
+    ) -> None:
+        self.dialect = dialect
+        self.command = command
+        self.verbs = verbs
+        self.objects = objects
+        self.raw = raw
+        self._verb_index: dict[str, str] = {}
+        self._object_index: dict[str, str] = {}
+        for verb in verbs.values():
             for word in (verb.name, *verb.abbrev):
                 self._verb_index[word] = verb.name
-        for obj in self.objects.values():
-            for word in (obj.name, *obj.aliases):
-                self._object_index[word] = obj.name
+        if isinstance(objects, _Objects):  # the names and aliases, none of them made
+            aliases = ((name, _tuple(row.get("aliases"))) for name, row in objects._rows.items())
+        else:
+            aliases = ((obj.name, obj.aliases) for obj in objects.values())
+        for name, more in aliases:
+            for word in (name, *more):
+                self._object_index[word] = name
 
     def verb(self, word: str) -> VerbSpec | None:
         name = self._verb_index.get(word.upper())
@@ -245,6 +480,11 @@ def _keyword(name: str, row: dict[str, Any]) -> KeywordSpec:
     )
 
 
+def _keywords(rows: dict[str, Any] | None) -> dict[str, KeywordSpec]:
+    """The keyword rows of an object or verb, from its `keywords` mapping in the YAML."""
+    return {name: _keyword(name, spec or {}) for name, spec in (rows or {}).items()}
+
+
 def _yaml_load(text: str) -> Any:
     from mqtool import yamldoc
 
@@ -326,24 +566,25 @@ def load(dialect: str) -> Table:
             objects=_tuple(row.get("objects")),
             writes=_flag(row.get("writes"), True),
             select=_flag(row.get("select"), False),
-            keywords={kw: _keyword(kw, spec or {}) for kw, spec in (row.get("keywords") or {}).items()},
+            keywords=_keywords(row.get("keywords")),
             object_optional=_flag(row.get("object_optional"), False),
         )
         for name, row in raw["verbs"].items()
     }
-    objects = {}
-    for name, row in raw["objects"].items():
-        keywords = {kw: _keyword(kw, spec or {}) for kw, spec in (row.get("keywords") or {}).items()}
+
+    def make(name: str, row: dict[str, Any]) -> ObjectSpec:
         rule = row.get("name")
-        objects[name] = ObjectSpec(
+        return ObjectSpec(
             name=name,
             help=str(row.get("help", "")),
             aliases=_tuple(row.get("aliases")),
             name_rule=names[rule] if rule else None,
-            keywords=keywords,
+            keywords=_keywords(row.get("keywords")),
             full=str(row.get("full", name)),
             nameless=_flag(row.get("nameless"), False),
         )
+
+    objects = _Objects(raw["objects"], make)
     return Table(dialect=dialect, command=str(raw.get("command", "")), verbs=verbs, objects=objects, raw=raw)
 
 
@@ -407,7 +648,7 @@ def check_name(rule: NameRule, name: str, generic_ok: bool) -> str | None:
     return None
 
 
-_RANGE = re.compile(r"^([0-9]{1,3}):([0-9]{1,3})$")
+_RANGE = r"^([0-9]{1,3}):([0-9]{1,3})$"  # compiled by re on first use (re keeps it)
 
 
 def _ranges(items: list[str]) -> list[str] | ValidationError:
@@ -418,7 +659,7 @@ def _ranges(items: list[str]) -> list[str] | ValidationError:
         if ":" not in item:
             out.append(item)
             continue
-        match = _RANGE.match(item)
+        match = re.match(_RANGE, item)
         if match is None or int(match.group(1)) > int(match.group(2)):
             return ValidationError("bad_value", "", item, "a range low:high of numbers")
         out += [str(number) for number in range(int(match.group(1)), int(match.group(2)) + 1)]

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from mqtool.parse.command import Command
+from mqtool.record import Record
 from mqtool.tables import (
     KeywordSpec,
     ObjectSpec,
@@ -19,18 +19,31 @@ from mqtool.tables import (
 )
 
 
-@dataclass
-class Request:
-    """A command that passed the table checks: canonical verb and object, typed values."""
+class Request(Record):
+    """A command that passed the table checks: canonical verb and object, typed values.
+    (A written-out record, not a dataclass: mqtool/record.py says why.)"""
 
-    command: Command
-    verb: VerbSpec
-    object: ObjectSpec | None
-    name: str | None
-    params: dict[str, Any] = field(default_factory=dict)
-    order: list[str] = field(default_factory=list)  # keywords in the order typed
-    select: list[str] = field(default_factory=list)  # MQSC DISPLAY: attributes asked for by name
-    select_all: bool = False  # MQSC DISPLAY ... ALL
+    _FIELDS = ("command", "verb", "object", "name", "params", "order", "select", "select_all")
+
+    def __init__(
+        self,
+        command: Command,
+        verb: VerbSpec,
+        object: ObjectSpec | None,
+        name: str | None,
+        params: dict[str, Any] | None = None,
+        order: list[str] | None = None,
+        select: list[str] | None = None,
+        select_all: bool = False,
+    ) -> None:
+        self.command = command
+        self.verb = verb
+        self.object = object
+        self.name = name
+        self.params = {} if params is None else params
+        self.order = [] if order is None else order  # keywords in the order typed
+        self.select = [] if select is None else select  # MQSC DISPLAY: attributes asked for by name
+        self.select_all = select_all  # MQSC DISPLAY ... ALL
 
     def has(self, keyword: str) -> bool:
         return keyword in self.params

@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
+# A leaf module of no other import: the records are written out, not dataclasses (it says why).
+from mqtool.record import Record
 
-@dataclass
-class SystemRecord:
+
+class SystemRecord(Record):
     """A system of the complex: a z/TPF system or a z/OS queue manager."""
 
-    name: str
-    platform: str  # 'ztpf' or 'zos'
-    attrs: dict[str, Any] = field(default_factory=dict)
-    position: int = 0
+    _FIELDS = ("name", "platform", "attrs", "position")
+
+    def __init__(self, name: str, platform: str, attrs: dict[str, Any] | None = None, position: int = 0) -> None:
+        self.name = name
+        self.platform = platform  # 'ztpf' or 'zos'
+        self.attrs = {} if attrs is None else attrs
+        self.position = position
 
     @property
     def cpu(self) -> str:
@@ -25,17 +29,28 @@ class SystemRecord:
         return cpu_generation(self.cpu) >= 15
 
 
-@dataclass
-class ObjectRecord:
+class ObjectRecord(Record):
     """One defined object (queue manager, queue, channel, page set, ...)."""
 
-    system: str
-    type: str
-    name: str
-    attrs: dict[str, Any] = field(default_factory=dict)
-    status: dict[str, Any] = field(default_factory=dict)
-    created: float = 0.0
-    altered: float = 0.0
+    _FIELDS = ("system", "type", "name", "attrs", "status", "created", "altered")
+
+    def __init__(
+        self,
+        system: str,
+        type: str,
+        name: str,
+        attrs: dict[str, Any] | None = None,
+        status: dict[str, Any] | None = None,
+        created: float = 0.0,
+        altered: float = 0.0,
+    ) -> None:
+        self.system = system
+        self.type = type
+        self.name = name
+        self.attrs = {} if attrs is None else attrs
+        self.status = {} if status is None else status
+        self.created = created
+        self.altered = altered
 
 
 CPU_MODELS = ("z13", "z14", "z15", "z16", "z17")

@@ -11,8 +11,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from zlib_ng.zlib_ng import crc32  # the same CRC-32 as zlib's, several times faster
-
 from mqtool.state.records import ObjectRecord, SystemRecord
 
 DB_NAME = "mqtool.db"
@@ -108,7 +106,11 @@ def _disk_full(folder: Path) -> bool:
 
 def payload_checksum(payload: object) -> int | None:
     """The checksum stored with a message (`messages.checksum`): CRC-32 of the payload
-    as stored (compressed or not); None for a value that is not bytes."""
+    as stored (compressed or not); None for a value that is not bytes. Used by migration
+    0004 only, so zlib-ng is imported here (a command that opens a migrated store does
+    not load it)."""
+    from zlib_ng.zlib_ng import crc32  # the same CRC-32 as zlib's, several times faster
+
     return crc32(payload) if isinstance(payload, bytes) else None
 
 
@@ -211,16 +213,16 @@ class Store:
         return store
 
     def _prepare(self, synchronous: str = "FULL") -> None:
-        conn = self.conn
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        # Migration 0004 checksums the payloads already stored.
-        conn.create_function("mqtool_checksum", 1, payload_checksum, deterministic=True)
+        conn = self.conn  # its busy timeout is BUSY_TIMEOUT_MS (sqlite3.connect's timeout)
         # One read transaction, so that a process creating the store at this moment is
-        # seen either before its first migration (empty) or after it (marked), never between.
+        # seen either before its first migration (empty) or after it (marked), never
+        # between; one statement reads all that opening needs to know.
         conn.execute("BEGIN")
         try:
-            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-            tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            app_id, tables, version, mode = conn.execute(
+                "SELECT (SELECT application_id FROM pragma_application_id), (SELECT count(*) FROM sqlite_master), "
+                "(SELECT user_version FROM pragma_user_version), (SELECT journal_mode FROM pragma_journal_mode)"
+            ).fetchone()
         except BaseException:
             self.rollback()  # not COMMIT: SQLite may have ended the transaction, and its error is the one to tell
             raise
@@ -230,14 +232,21 @@ class Store:
                 f"the state file {self.path} belongs to another program (application id {app_id:#x}); "
                 "use another --state directory"
             )
-        mode = self._wal()
         if str(mode).lower() != "wal":
-            raise StoreError(f"the state file {self.path} cannot use WAL mode (got {mode})")
+            mode = self._wal()
+            if str(mode).lower() != "wal":
+                raise StoreError(f"the state file {self.path} cannot use WAL mode (got {mode})")
         conn.execute(f"PRAGMA synchronous = {synchronous}")
         conn.execute(f"PRAGMA wal_autocheckpoint = {WAL_AUTOCHECKPOINT}")
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
-        self._migrate()
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"the state file {self.path} has schema version {version}, newer than this "
+                f"mqtool understands ({SCHEMA_VERSION}); upgrade mqtool"
+            )
+        if version < SCHEMA_VERSION:  # a store at this mqtool's version reads no migration file
+            self._migrate(version)
         self._watch()
 
     def _wal(self) -> str:
@@ -254,17 +263,13 @@ class Store:
                 time.sleep(WAL_RETRY_MS / 1000)
         raise AssertionError("unreachable")
 
-    def _migrate(self) -> None:
+    def _migrate(self, version: int) -> None:
+        """Runs the migrations above `version` (the store's user_version), each in its
+        own write transaction."""
         conn = self.conn
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        migrations = _migrations()
-        newest = migrations[-1][0] if migrations else 0
-        if version > newest:
-            raise StoreError(
-                f"the state file {self.path} has schema version {version}, newer than this "
-                f"mqtool understands ({newest}); upgrade mqtool"
-            )
-        for number, script in migrations:
+        # Migration 0004 checksums the payloads already stored.
+        conn.create_function("mqtool_checksum", 1, payload_checksum, deterministic=True)
+        for number, script in _migrations():
             if number <= version:
                 continue
             conn.execute("BEGIN IMMEDIATE")
@@ -387,7 +392,7 @@ def _create(path: Path, page_size: int = PAGE_SIZE) -> bool:
     for suffix in ("", "-wal", "-shm", "-journal"):
         Path(f"{temporary}{suffix}").unlink(missing_ok=True)
     try:
-        conn = sqlite3.connect(str(temporary), isolation_level=None)
+        conn = sqlite3.connect(str(temporary), isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
     except sqlite3.Error as exc:
         raise StoreError(f"cannot create the state file {path}: {exc}") from exc
     try:

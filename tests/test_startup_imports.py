@@ -29,6 +29,11 @@ NOT_NEEDED = (
     "mqtool.commands.zos.pubsub",
     "concurrent.futures",
     "subprocess",
+    # issue 19, second round: the records of a command are not dataclasses (mqtool/record.py),
+    # a store at this version opens without zlib-ng, a made complex needs no mqtool.complex
+    "dataclasses",
+    "zlib_ng",
+    "mqtool.complex",
 )
 
 PROGRAM = (

@@ -106,6 +106,7 @@ def test_forward_migration_applies_a_new_migration(tmp_path: Path, monkeypatch: 
     extra = SCHEMA_VERSION + 1
     script = "-- a later release\nCREATE TABLE later (x INTEGER);\nINSERT INTO later (x) VALUES (42);\n"
     monkeypatch.setattr(store_module, "_migrations", lambda: [*real, (extra, script)])
+    monkeypatch.setattr(store_module, "SCHEMA_VERSION", extra)  # a later release's
     for _ in range(2):
         opened = Store.open(state)
         assert opened.conn.execute("PRAGMA user_version").fetchone()[0] == extra
@@ -119,6 +120,7 @@ def test_a_failing_migration_leaves_the_store_at_its_version(tmp_path: Path, mon
     real = store_module._migrations()
     script = "CREATE TABLE half (x INTEGER);\nINSERT INTO no_such_table VALUES (1);\n"
     monkeypatch.setattr(store_module, "_migrations", lambda: [*real, (SCHEMA_VERSION + 1, script)])
+    monkeypatch.setattr(store_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
     with pytest.raises(StoreError, match="no such table: no_such_table"):
         Store.open(state)
     monkeypatch.undo()

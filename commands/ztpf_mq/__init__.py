@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from mqtool.complex import PLATFORM_NAMES
 from mqtool.parse import ztpf
 from mqtool.parse.command import Command, LexError
 from mqtool.response import FAILED, SYNTAX, Response
@@ -155,6 +154,8 @@ def wrong_system(
         return result
     # The current system is z/OS: there is no z/TPF console to frame the answer, so it
     # comes in the plain tool framing and names the way out.
+    from mqtool.complex import PLATFORM_NAMES  # here: a command that runs does not load it
+
     words = text.split()
     result.add(
         msg_id,

@@ -8,7 +8,6 @@ import importlib
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -16,6 +15,7 @@ import click
 
 from mqtool import __version__, application
 from mqtool.clock import Clock, ClockError
+from mqtool.record import Record
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -116,22 +116,24 @@ def default_state_dir() -> Path:
     return base / "mqtool"
 
 
-@dataclass
-class App:
-    """`ctx.obj`: the options of the group, the clock, and the store opened on first use."""
+class App(Record):
+    """`ctx.obj`: the options of the group, the clock, and the store opened on first use
+    (a written-out record, not a dataclass: mqtool/record.py says why)."""
 
-    state_dir: Path
-    system: str | None
-    clock: Clock
-    state_defaulted: bool = False  # neither --state nor MQTOOL_STATE chose the directory
-    _store: Any = None
-    _closers: list[Callable[[], None]] = field(default_factory=list)
-    _warned: set[str] = field(default_factory=set)  # the message ids warn_once has said
+    _FIELDS = ("state_dir", "system", "clock", "state_defaulted", "_store", "_closers", "_warned")
+
+    def __init__(self, state_dir: Path, system: str | None, clock: Clock, state_defaulted: bool = False) -> None:
+        self.state_dir = state_dir
+        self.system = system
+        self.clock = clock
+        self.state_defaulted = state_defaulted  # neither --state nor MQTOOL_STATE chose the directory
+        self._store: Any = None
+        self._closers: list[Callable[[], None]] = []
+        self._warned: set[str] = set()  # the message ids warn_once has said
 
     @property
     def store(self) -> Any:
         if self._store is None:
-            from mqtool.complex import ensure_complex
             from mqtool.state import Store, StoreError
             from mqtool.state.store import DB_NAME
 
@@ -139,7 +141,10 @@ class App:
             new = not path.exists()
             try:
                 self._store = Store.open(self.state_dir)
-                ensure_complex(self._store, self.clock.timestamp())
+                if not _has_complex(self._store):
+                    from mqtool.complex import ensure_complex
+
+                    ensure_complex(self._store, self.clock.timestamp())
             except StoreError as exc:
                 fail(str(exc))
             if new and self._store.created:
@@ -175,6 +180,14 @@ class App:
         self._closers.clear()
         if self._store is not None:
             self._store.close()
+
+
+def _has_complex(store: Any) -> bool:
+    """Whether the store's default complex has been made (mqtool.complex.ensure_complex
+    and `mqtool init` mark the store `initialised`): asked here, so that a command on a
+    store that has it does not import mqtool.complex (its settings and patterns)."""
+    with store.transaction(write=False) as tx:
+        return tx.get_meta("initialised") is not None
 
 
 def new_store_notice(path: Path, defaulted: bool) -> str:

@@ -8,11 +8,11 @@ import codecs
 import io
 import sys
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 
 import click
 
 from mqtool.parse.lines import MAX_COMMAND, LineTooLong, SourceCommand, assemble
+from mqtool.record import Record
 from mqtool.response import FAILED, SYNTAX
 from mqtool.session import Outcome, Session
 
@@ -21,11 +21,15 @@ EXIT_SOME_FAILED = 10
 EXIT_NOT_RUN = 20
 
 
-@dataclass
-class Summary:
-    read: int = 0
-    syntax: int = 0
-    failed: int = 0
+class Summary(Record):
+    """The counts of a run (a written-out record, not a dataclass: mqtool/record.py)."""
+
+    _FIELDS = ("read", "syntax", "failed")
+
+    def __init__(self, read: int = 0, syntax: int = 0, failed: int = 0) -> None:
+        self.read = read
+        self.syntax = syntax
+        self.failed = failed
 
     @property
     def exit_code(self) -> int:

@@ -5,8 +5,9 @@ command lines that `mqtool run`, `mqtool cmd -` and the shell on a pipe use."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from typing import TextIO
+
+from mqtool.record import Record
 
 # The longest command mqtool reads, continued or not (runmqsc's limit for an MQSC
 # command). A physical line longer than this cannot be part of a command: the reader
@@ -67,16 +68,19 @@ def read_lines(stream: TextIO, limit: int = MAX_COMMAND) -> Iterator[str]:
             yield line
 
 
-@dataclass
-class SourceCommand:
-    """One assembled command and the physical lines it came from."""
+class SourceCommand(Record):
+    """One assembled command and the physical lines it came from (a written-out record,
+    not a dataclass: mqtool/record.py says why)."""
 
-    text: str
-    line: int  # 1-based number of its first line
-    lines: list[str] = field(default_factory=list)
-    # Longer than MAX_COMMAND: `text` and `lines` hold only the start, and the command
-    # is refused (MQT0012E) instead of run.
-    too_long: bool = False
+    _FIELDS = ("text", "line", "lines", "too_long")
+
+    def __init__(self, text: str, line: int, lines: list[str] | None = None, too_long: bool = False) -> None:
+        self.text = text
+        self.line = line  # 1-based number of its first line
+        self.lines = [] if lines is None else lines
+        # Longer than MAX_COMMAND: `text` and `lines` hold only the start, and the
+        # command is refused (MQT0012E) instead of run.
+        self.too_long = too_long
 
 
 def _split_semicolon(line: str, quoted: bool = False) -> tuple[str, bool, bool]:

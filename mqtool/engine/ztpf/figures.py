@@ -4,8 +4,7 @@ file I/Os, and the z/TPF MQ timers' names and interval."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from mqtool.record import Frozen, set_field
 from mqtool.state import SystemRecord, Transaction
 
 SWB_HEADER = 16  # bytes of chain header in each SWB
@@ -36,14 +35,21 @@ def qdepthhi_threshold(maxdepth: int, percent: int) -> int:
     return max(1, -(-maxdepth * percent // 100)) if maxdepth and percent else 0
 
 
-@dataclass(frozen=True)
-class SwbSettings:
-    """A z/TPF system's SWB pool and sweeper thresholds, in blocks."""
+class SwbSettings(Frozen):
+    """A z/TPF system's SWB pool and sweeper thresholds, in blocks (a written-out
+    read-only record, not a dataclass: mqtool/record.py says why)."""
 
+    __slots__ = _FIELDS = ("swbsize", "pool", "sweephi", "sweeplo")
     swbsize: int
     pool: int
     sweephi: int  # percent
     sweeplo: int  # percent
+
+    def __init__(self, swbsize: int, pool: int, sweephi: int, sweeplo: int) -> None:
+        set_field(self, "swbsize", swbsize)
+        set_field(self, "pool", pool)
+        set_field(self, "sweephi", sweephi)
+        set_field(self, "sweeplo", sweeplo)
 
     @property
     def high(self) -> int:
