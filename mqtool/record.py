@@ -3,19 +3,32 @@ command makes. Making a dataclass compiles its methods from source when its modu
 imported: about a quarter of a `mqtool cmd`'s start-up went to that (issue 19,
 benchmarks/README.md). A written-out record lists its fields once in `_FIELDS` and
 sets them in its own `__init__`; this base compares and shows them as a dataclass
-does (equal when of the same class with equal fields; `Name(field=value, ...)`)."""
+does (equal when of the same class with equal fields; `Name(field=value, ...)`).
+
+The house rule stays "dataclasses for records" for every record a command does not make
+on its way (engine, channels, REST, apply); a record on the command path is written out
+on this base, and declares itself to type checkers as a dataclass would."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, dataclass_transform
 
 
+# dataclass_transform: type checkers read a record's annotated fields as a dataclass's
+# (its own `__init__` is kept), so mypy still refuses an assignment to a field of a
+# record declared `frozen=True` or a value of the wrong type, as it did for dataclasses.
+@dataclass_transform(eq_default=True)
 class Record:
     """A changeable record: equality and repr field by field, unhashable (as a
     dataclass with eq and without frozen)."""
 
     __slots__ = ()
     _FIELDS: tuple[str, ...] = ()
+
+    def __init_subclass__(cls, *, frozen: bool = False, **kwargs: Any) -> None:
+        # `frozen` is for type checkers (class Name(Frozen, frozen=True)); at run time
+        # Frozen's __setattr__ is what refuses a change.
+        super().__init_subclass__(**kwargs)
 
     def _values(self) -> tuple[Any, ...]:
         return tuple(getattr(self, name) for name in self._FIELDS)
@@ -32,9 +45,11 @@ class Record:
     __hash__ = None  # type: ignore[assignment]
 
 
-class Frozen(Record):
-    """A read-only record (as a frozen dataclass): its `__init__` sets each field with
-    `set_field`; setting or deleting one afterwards raises AttributeError. Hashed by
+class Frozen(Record, frozen=True):
+    """A read-only record (as a frozen dataclass; a subclass is declared
+    `class Name(Frozen, frozen=True)` so that type checkers know): its `__init__`
+    sets each field with `set_field`; setting or deleting one afterwards raises
+    AttributeError. Hashed by
     its fields; copied and pickled by calling the class with them (so `_FIELDS` lists
     the arguments of `__init__` in their order)."""
 

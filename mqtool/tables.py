@@ -57,7 +57,7 @@ class _Patterns(dict[str, "re.Pattern[str]"]):
 NAME_CHARS = _Patterns()
 
 
-class NameRule(Frozen):
+class NameRule(Frozen, frozen=True):
     """How an object's names are formed."""
 
     __slots__ = _FIELDS = ("max", "chars", "reserved", "generic")
@@ -73,7 +73,7 @@ class NameRule(Frozen):
         set_field(self, "generic", generic)
 
 
-class KeywordSpec(Frozen):
+class KeywordSpec(Frozen, frozen=True):
     """One keyword of one object type."""
 
     __slots__ = _FIELDS = (
@@ -192,7 +192,7 @@ class KeywordSpec(Frozen):
         return str(self.default)
 
 
-class ObjectSpec(Frozen):
+class ObjectSpec(Frozen, frozen=True):
     """One object type of a dialect, with its keyword rows by canonical name."""
 
     __slots__ = _FIELDS = ("name", "help", "aliases", "name_rule", "keywords", "full", "nameless")
@@ -283,7 +283,7 @@ class _Objects(dict[str, ObjectSpec]):
         return dict.__repr__(self)
 
 
-class VerbSpec(Frozen):
+class VerbSpec(Frozen, frozen=True):
     """One verb of a dialect, and the handler module that runs it."""
 
     __slots__ = _FIELDS = (

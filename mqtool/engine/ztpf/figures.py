@@ -35,7 +35,7 @@ def qdepthhi_threshold(maxdepth: int, percent: int) -> int:
     return max(1, -(-maxdepth * percent // 100)) if maxdepth and percent else 0
 
 
-class SwbSettings(Frozen):
+class SwbSettings(Frozen, frozen=True):
     """A z/TPF system's SWB pool and sweeper thresholds, in blocks (a written-out
     read-only record, not a dataclass: mqtool/record.py says why)."""
 
