@@ -255,9 +255,12 @@ def is_active(tx: Transaction, system: SystemRecord) -> bool:
     return record is None or record.status.get("state", "STARTED") != "STOPPED"
 
 
-def stopped(ctx: Any, req: Any) -> Response | None:
-    """CSQ3106E when the queue manager is stopped: only START QMGR is processed."""
-    if manager(ctx.tx, ctx.system, ctx.now).status.get("state", "STARTED") != "STOPPED":
+def stopped(ctx: Any, req: Any, record: ObjectRecord | None = None) -> Response | None:
+    """CSQ3106E when the queue manager is stopped: only START QMGR is processed.
+    `record` is the queue manager object when the caller has already read it."""
+    if record is None:
+        record = manager(ctx.tx, ctx.system, ctx.now)
+    if record.status.get("state", "STARTED") != "STOPPED":
         return None
     cpf = ctx.system.attrs.get("cpf", "-" + ctx.system.name)
     result = Response(status=FAILED, framing="zos", csect=STOPPED_CSECT)
