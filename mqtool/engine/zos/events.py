@@ -14,6 +14,8 @@ define it (a local queue, persistent by default)."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -41,6 +43,7 @@ HEADER = json.dumps(
     separators=(",", ":"),
 )
 Stamp = Callable[[float], tuple[str, str]]
+CRASH_VARIABLE = "MQTOOL_TEST_CONFIGEV_CRASH"  # tests only: SIGKILL after the events are put, before the commit
 
 
 def reported(obj: str) -> bool:
@@ -136,6 +139,8 @@ class Writer:
                 continue
             put += 1
         self.written += put
+        if os.environ.get(CRASH_VARIABLE):
+            os.kill(os.getpid(), signal.SIGKILL)
         return put
 
     def _correl(self) -> bytes:
