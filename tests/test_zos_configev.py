@@ -40,7 +40,7 @@ def _events(state: Path) -> list[tuple[dict[str, object], pcf.PCFMessage]]:
     """The messages on CSQ1's event queue, in order: MQMD header and PCF message."""
     rows = _rows(state, "header, payload, codec")
     assert all(not codec for _, _, codec in rows)  # stored as put: no compression
-    return [(json.loads(header), pcf.read(bytes(payload))  # type: ignore[call-overload]) for header, payload, _ in rows]
+    return [(json.loads(str(header)), pcf.read(payload)) for header, payload, _ in rows if isinstance(payload, bytes)]
 
 
 def _value(message: pcf.PCFMessage, ident: int) -> object:
