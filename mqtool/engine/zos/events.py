@@ -121,23 +121,31 @@ class Writer:
         self.tx.put_object(ObjectRecord(self.system, "QLOCAL", EVENT_QUEUE, attrs, {}, now, now))
 
     def _put(self, payloads: Iterable[bytes]) -> int:
-        """Puts the messages (a Change pair with one correlation id); a refused put loses
-        the event, as on z/OS. How many were put."""
+        """Puts the messages through one internal handle (a Change pair with one
+        correlation id); a refused put loses that event, as on z/OS. How many were put."""
         from mqtool.engine.core.message import NO_ID, PutOptions
-        from mqtool.engine.core.triggers import _put_internal
         from mqtool.engine.platforms import open_queue
 
         self._ensure_queue()
         items = list(payloads)
-        correlid = NO_ID if len(items) < 2 else self._correl()
+        options = PutOptions(priority=None, correlid=NO_ID if len(items) < 2 else self._correl(), header=HEADER)
+        handle = open_queue(self.store, self.clock, self.system, EVENT_QUEUE, "zos")
+        handle.ledger.make_internal()  # the queue manager's own put, not an application's handle
         put = 0
-        for payload in items:
-            handle = open_queue(self.store, self.clock, self.system, EVENT_QUEUE, "zos")
-            try:
-                _put_internal(self.tx, handle, payload, PutOptions(priority=None, correlid=correlid, header=HEADER))
-            except MQError:
-                continue
-            put += 1
+        try:
+            handle.open(self.tx)
+        except MQError:
+            items = []
+        try:
+            for payload in items:
+                try:
+                    handle.put(self.tx, payload, options)
+                except MQError:
+                    continue
+                put += 1
+        finally:
+            if items:
+                handle.close(self.tx)
         self.written += put
         if os.environ.get(CRASH_VARIABLE):
             os.kill(os.getpid(), signal.SIGKILL)
