@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from mqtool.engine.zos import events, pcf
 from mqtool.state import Store
-from tests.conftest import MQ
+from tests.conftest import FROZEN, MQ
 
 EVQ = events.EVENT_QUEUE
 Q_NAME, NAMELIST_NAME, NAMES = 2016, 2010, 2020
@@ -221,3 +221,37 @@ def test_reader_on_hostile_lengths(count: int, length: int) -> None:
             pcf.read(header + body + b"\0")
     with pytest.raises(ValueError):
         pcf.read(struct.pack(">9i", 7, 36, 2, 43, 1, 1, 1, 2367, count if count > 4096 or count < 0 else 10**6))
+
+
+def test_apply_writes_events_as_its_commands_do(mq: MQ, state_dir: Path, tmp_path: Path) -> None:
+    _run(mq, "ALTER QMGR CONFIGEV(ENABLED)", "DEFINE QLOCAL(APP.Q) MAXDEPTH(5)")
+    exported = mq("--system", "CSQ1", "export", "--format", "yaml").output
+    assert "CONFIGEV: ENABLED" in exported and "SYSTEM.ADMIN.CONFIG.EVENT:" in exported
+    document = tmp_path / "complex.yaml"
+    document.write_text(exported.replace("MAXDEPTH: 5", "MAXDEPTH: 7"), encoding="utf-8")
+    applied = mq("apply", str(document))
+    assert applied.exit_code == 0, applied.output
+    got = [m for _, m in _events(state_dir)]
+    assert [m.header.reason for m in got] == [events.CREATE, events.CHANGE, events.CHANGE]
+    assert [_value(m, MAXDEPTH) for m in got] == [5, 5, 7]
+
+
+def test_run_command_json_of_refresh_qmgr(mq: MQ, state_dir: Path) -> None:
+    from mqtool.clock import Clock
+    from mqtool.complex import ensure_complex
+    from mqtool.render.json import outcome_json
+    from mqtool.session import Session
+
+    _run(mq, "ALTER QMGR CONFIGEV(ENABLED)", "DEFINE QLOCAL(R.Q)")
+    store = Store.open(state_dir)
+    try:
+        clock = Clock.from_setting(FROZEN)
+        ensure_complex(store, clock.timestamp())
+        session = Session(store, clock, "CSQ1")
+        line = "REFRESH QMGR TYPE(CONFIGEV) OBJECT(QLOCAL) NAME(R.*)"
+        document = outcome_json(session, session.execute(line))
+    finally:
+        store.close()
+    assert (document["overallCompletionCode"], document["overallReasonCode"]) == (0, 0)
+    assert any("MQT0795I" in text for text in document["commandResponse"][0]["message"])
+    assert [m.header.reason for _, m in _events(state_dir)][-1] == events.REFRESH
