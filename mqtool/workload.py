@@ -548,6 +548,13 @@ def event_preview(message: Message) -> str:
     return f", configuration event: {text}"
 
 
+def decoded(message: Message) -> str | None:
+    """A trigger message or configuration event as one line of text (its preview
+    without the leading comma); None for any other message."""
+    preview = trigger_preview(message) or event_preview(message)
+    return preview.removeprefix(", ") or None
+
+
 @dataclass
 class GetRequest:
     """The arguments of a `.get`, as read by `parse_get`."""

@@ -255,3 +255,33 @@ def test_run_command_json_of_refresh_qmgr(mq: MQ, state_dir: Path) -> None:
     assert (document["overallCompletionCode"], document["overallReasonCode"]) == (0, 0)
     assert any("MQT0795I" in text for text in document["commandResponse"][0]["message"])
     assert [m.header.reason for _, m in _events(state_dir)][-1] == events.REFRESH
+
+
+def test_cli_get_decode(mq: MQ, state_dir: Path) -> None:
+    _run(mq, "ALTER QMGR CONFIGEV(ENABLED)", "DEFINE NAMELIST(NL9) NAMES(X,Y)", "DELETE NAMELIST(NL9)")
+    result = mq("--system", "CSQ1", "get", EVQ, "--browse", "--all", "--decode")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("configuration event: Create object (2367), MsgSeqNumber 1 LAST, 11 parameters:")
+    assert "ObjectType(NAMELIST) NAME(NL9) QSGDISP(0) DESCR() NAMES(X,Y) NLTYPE(NONE)" in lines[0]
+    assert lines[1].startswith("configuration event: Delete object (2369)")
+    # An MQEVENT message whose bytes are not PCF is reported, never decoded blindly.
+    store = Store.open(state_dir)
+    try:
+        from mqtool.clock import Clock
+        from mqtool.engine.core.message import PutOptions
+        from mqtool.engine.platforms import open_queue
+
+        handle = open_queue(store, Clock(), "CSQ1", EVQ, "zos")
+        with store.transaction() as tx:
+            handle.open(tx)
+            hostile = struct.pack(">9i", 7, 36, 2, 43, 1, 1, 1, 2367, 1) + struct.pack(">5i", 4, 20, 2016, 500, 10**9)
+            handle.put(tx, hostile, PutOptions(header=events.HEADER))
+            handle.close(tx)
+    finally:
+        store.close()
+    result = mq("--system", "CSQ1", "get", EVQ, "--browse", "--all", "--decode")
+    assert result.stdout.splitlines()[2] == (
+        "event message that does not read: parameter 1: StringLength 1000000000 does not fit"
+    )
+    assert mq("--system", "CSQ1", "get", EVQ, "--decode", "--out", str(state_dir / "o")).exit_code == 2
