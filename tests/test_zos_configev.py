@@ -285,3 +285,22 @@ def test_cli_get_decode(mq: MQ, state_dir: Path) -> None:
         "event message that does not read: parameter 1: StringLength 1000000000 does not fit"
     )
     assert mq("--system", "CSQ1", "get", EVQ, "--decode", "--out", str(state_dir / "o")).exit_code == 2
+
+
+def test_set_chlauth_events_and_refresh_by_profile(mq: MQ, state_dir: Path) -> None:
+    _run(
+        mq,
+        "ALTER QMGR CONFIGEV(ENABLED)",
+        "SET CHLAUTH('APP.*') TYPE(BLOCKUSER) USERLIST(BAD1,BAD2)",
+        "SET CHLAUTH('APP.*') TYPE(BLOCKUSER) USERLIST(BAD3) ACTION(REPLACE)",
+        "SET CHLAUTH('APP.*') TYPE(BLOCKUSER) ACTION(REMOVE)",
+    )
+    got = [m for _, m in _events(state_dir)]
+    assert [m.header.reason for m in got] == [events.CREATE, events.CHANGE, events.CHANGE, events.DELETE]
+    assert {_value(m, events.MQIACF_OBJECT_TYPE) for m in got} == {1016}  # MQOT_CHLAUTH
+    assert [_value(m, 3501) for m in got] == ["APP.*"] * 4  # the profile, MQCACH_CHANNEL_NAME
+    assert [_value(m, 3568) for m in got] == [("BAD1", "BAD2"), ("BAD1", "BAD2"), ("BAD3",), ("BAD3",)]
+    out = _run(mq, "REFRESH QMGR TYPE(CONFIGEV) OBJECT(CHLAUTH) NAME(SYSTEM.ADMIN.SVRCONN)")
+    assert "1 OF 1" in out  # IBM's default rule for that profile
+    out = _run(mq, "REFRESH QMGR TYPE(CONFIGEV) OBJECT(CHLAUTH)")
+    assert "3 OF 3" in out  # the three default rules

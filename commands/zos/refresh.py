@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mqtool.engine.zos.configmap import REFRESH_OBJECTS
+from mqtool.engine.zos.configmap import CHLAUTH_STORE, REFRESH_OBJECTS
+from mqtool.engine.zos.events import object_name
 from mqtool.engine.zos.expiry import scan
 from mqtool.response import NO_CSECT, Response
 
@@ -72,12 +73,20 @@ def _configev(ctx: Any, req: Any) -> Response:
     since = ctx.now - minutes * 60 if minutes else None
     system = ctx.system.name
     selected = []
-    # CFSTRUCT and CHLAUTH select nothing: mqtool has no CF structures and writes no
-    # channel authentication events.
+    # CFSTRUCT selects nothing: mqtool has no CF structures. A channel authentication
+    # record matches by its profile.
     for objtype in REFRESH_OBJECTS.get(kind, ()):
-        found = ctx.tx.objects(system, objtype, pattern)
+        if objtype == CHLAUTH_STORE:
+            found = [r for r in ctx.tx.objects(system, objtype) if _matches(object_name(r), pattern)]
+        else:
+            found = ctx.tx.objects(system, objtype, pattern)
         selected += [r for r in found if since is None or r.altered >= since]
     put = writer(ctx).refreshed(selected)
     result = reply(req)
     result.add("MQT0795I", csect=NO_CSECT, put=put, count=len(selected), object=kind, name=pattern)
     return result
+
+
+def _matches(name: str, pattern: str) -> bool:
+    """A name against NAME: the name itself, or a generic name ending in *."""
+    return pattern == "*" or name == pattern or (pattern.endswith("*") and name.startswith(pattern[:-1]))

@@ -22,6 +22,8 @@ Row = tuple[int, str, dict[str, int] | None]
 # MQOT_* (cmqc.h) of each object type an event reports, and MQCA_*/MQCACH_* of its name.
 MQOT_Q, MQOT_NAMELIST, MQOT_PROCESS, MQOT_STORAGE_CLASS, MQOT_Q_MGR = 1, 2, 3, 4, 5
 MQOT_CHANNEL, MQOT_AUTH_INFO, MQOT_TOPIC = 6, 7, 8
+MQOT_CHLAUTH = 1016
+CHLAUTH_STORE = "CHLAUTHREC"  # the store's object type of a channel authentication record
 OBJECTS: Final[dict[str, tuple[int, int]]] = {
     "QLOCAL": (MQOT_Q, 2016),  # MQCA_Q_NAME
     "QMODEL": (MQOT_Q, 2016),
@@ -34,13 +36,17 @@ OBJECTS: Final[dict[str, tuple[int, int]]] = {
     "CHANNEL": (MQOT_CHANNEL, 3501),  # MQCACH_CHANNEL_NAME
     "AUTHINFO": (MQOT_AUTH_INFO, 2045),  # MQCA_AUTH_INFO_NAME
     "TOPIC": (MQOT_TOPIC, 2092),  # MQCA_TOPIC_NAME
+    # Channel authentication records (SET CHLAUTH), stored one object per record: the
+    # name in the event is the record's profile (MQCACH_CHANNEL_NAME).
+    CHLAUTH_STORE: (MQOT_CHLAUTH, 3501),
 }
 # REFRESH QMGR OBJECT(...) words and the mqtool object types they select.
 QUEUES = ("QLOCAL", "QMODEL", "QALIAS", "QREMOTE")
 REFRESH_OBJECTS: Final[dict[str, tuple[str, ...]]] = {
-    "ALL": (*QUEUES, "NAMELIST", "PROCESS", "STGCLASS", "QMGR", "CHANNEL", "AUTHINFO", "TOPIC"),
+    "ALL": (*QUEUES, "NAMELIST", "PROCESS", "STGCLASS", "QMGR", "CHANNEL", "AUTHINFO", "TOPIC", CHLAUTH_STORE),
     "QUEUE": QUEUES,
-    **{kind: (kind,) for kind in OBJECTS},
+    **{kind: (kind,) for kind in OBJECTS if kind != CHLAUTH_STORE},
+    "CHLAUTH": (CHLAUTH_STORE,),
 }
 MQIA_Q_TYPE = 20
 Q_TYPES: Final[dict[str, int]] = {"QLOCAL": 1, "QMODEL": 2, "QALIAS": 3, "QREMOTE": 6}  # MQQT_*
@@ -71,6 +77,9 @@ PUB_SUB = {"ASPARENT": 0, "DISABLED": 1, "ENABLED": 2}  # MQTA_PUB_*, MQTA_SUB_*
 DURSUB = {"ASPARENT": 0, "YES": 1, "NO": 2}  # MQSUB_DURABLE_AS_PARENT, _ALLOWED, _INHIBITED
 AUTHTYPE = {"CRLLDAP": 1, "OCSP": 2, "IDPWOS": 3, "IDPWLDAP": 4}  # MQAIT_*
 APPLTYPE = dict(APPLTYPES)  # MQAT_*
+CHLAUTH_TYPE = {"BLOCKUSER": 1, "BLOCKADDR": 2, "SSLPEERMAP": 3, "ADDRESSMAP": 4, "USERMAP": 5, "QMGRMAP": 6}
+USERSRC = {"MAP": 0, "NOACCESS": 1, "CHANNEL": 2}  # MQUSRC_*
+CHCKCLNT = {"REQDADM": 2, "REQUIRED": 3, "ASQMGR": 4}  # MQCHK_*
 
 _QUEUE_COMMON: dict[str, Row] = {
     "DESCR": (2013, "ST", None),  # MQCA_Q_DESC
@@ -201,6 +210,24 @@ ATTRIBUTES: Final[dict[str, dict[str, Row]]] = {
         "MNDURMDL": (2097, "ST", None),  # MQCA_MODEL_NON_DURABLE_Q
         "CLUSTER": (2029, "ST", None),  # MQCA_CLUSTER_NAME
         "CUSTOM": (2119, "ST", None),  # MQCA_CUSTOM
+    },
+    # A channel authentication record's attributes are stored under SET CHLAUTH's
+    # keywords in lower case (mqtool.engine.security.chlauth.Record).
+    CHLAUTH_STORE: {
+        "type": (1352, "IN", CHLAUTH_TYPE),  # MQIACF_CHLAUTH_TYPE
+        "descr": (2118, "ST", None),  # MQCA_CHLAUTH_DESC
+        "address": (3506, "ST", None),  # MQCACH_CONNECTION_NAME
+        "addrlist": (3566, "SL", None),  # MQCACH_CONNECTION_NAME_LIST
+        "userlist": (3568, "SL", None),  # MQCACH_MCA_USER_ID_LIST
+        "sslpeer": (3545, "ST", None),  # MQCACH_SSL_PEER_NAME
+        "sslcerti": (3550, "ST", None),  # MQCACH_SSL_CERT_ISSUER_NAME
+        "clntuser": (3567, "ST", None),  # MQCACH_CLIENT_USER_ID
+        "qmname": (2017, "ST", None),  # MQCA_REMOTE_Q_MGR_NAME
+        "usersrc": (1638, "IN", USERSRC),  # MQIACH_USER_SOURCE
+        "mcauser": (3527, "ST", None),  # MQCACH_MCA_USER_ID
+        "chckclnt": (258, "IN", CHCKCLNT),  # MQIA_CHECK_CLIENT_BINDING
+        "warn": (1639, "IN", YES_NO),  # MQIACH_WARNING: MQWARN_YES 1
+        "custom": (2119, "ST", None),  # MQCA_CUSTOM
     },
     "QMGR": {
         "DESCR": (2014, "ST", None),  # MQCA_Q_MGR_DESC

@@ -70,6 +70,13 @@ def _value(row: cm.Row, value: Any) -> pcf.Parameter | None:
     return None  # a word with no documented constant: left out
 
 
+def object_name(record: ObjectRecord) -> str:
+    """The name an event gives the object: a channel authentication record's profile."""
+    if record.type == cm.CHLAUTH_STORE:
+        return str(record.attrs.get("profile", record.name))
+    return record.name
+
+
 def parameters(record: ObjectRecord, qmgr: str, stamp: Stamp, origin: int = MQEVO_CONSOLE) -> list[pcf.Parameter]:
     """The event data of one object: origin, identity, then its attributes in the
     table's order."""
@@ -79,11 +86,12 @@ def parameters(record: ObjectRecord, qmgr: str, stamp: Stamp, origin: int = MQEV
         pcf.Parameter(pcf.MQCFT_INTEGER, MQIACF_EVENT_ORIGIN, origin),
         pcf.Parameter(pcf.MQCFT_STRING, MQCACF_EVENT_Q_MGR, qmgr),
         pcf.Parameter(pcf.MQCFT_INTEGER, MQIACF_OBJECT_TYPE, objtype),
-        pcf.Parameter(pcf.MQCFT_STRING, name_id, record.name),
+        pcf.Parameter(pcf.MQCFT_STRING, name_id, object_name(record)),
     ]
     if record.type in cm.Q_TYPES:
         out.append(pcf.Parameter(pcf.MQCFT_INTEGER, cm.MQIA_Q_TYPE, cm.Q_TYPES[record.type]))
-    out.append(pcf.Parameter(pcf.MQCFT_INTEGER, cm.MQIA_QSG_DISP, cm.MQQSGD_Q_MGR))
+    if record.type != cm.CHLAUTH_STORE:  # a record has no disposition of its own
+        out.append(pcf.Parameter(pcf.MQCFT_INTEGER, cm.MQIA_QSG_DISP, cm.MQQSGD_Q_MGR))
     for keyword, row in cm.ATTRIBUTES[record.type].items():
         if keyword in record.attrs:
             parameter = _value(row, record.attrs[keyword])
@@ -171,7 +179,17 @@ class Writer:
 
 
 REASONS = {CREATE: "Create object", CHANGE: "Change object", DELETE: "Delete object", REFRESH: "Refresh object"}
-OBJECT_TYPES = {1: "Q", 2: "NAMELIST", 3: "PROCESS", 4: "STGCLASS", 5: "QMGR", 6: "CHANNEL", 7: "AUTHINFO", 8: "TOPIC"}
+OBJECT_TYPES = {
+    1: "Q",
+    2: "NAMELIST",
+    3: "PROCESS",
+    4: "STGCLASS",
+    5: "QMGR",
+    6: "CHANNEL",
+    7: "AUTHINFO",
+    8: "TOPIC",
+    cm.MQOT_CHLAUTH: "CHLAUTH",
+}
 FIXED_NAMES = {
     MQCACF_EVENT_USER_ID: "EventUserId",
     MQIACF_EVENT_ORIGIN: "EventOrigin",
@@ -196,7 +214,7 @@ def _names(objtype: int) -> dict[int, tuple[str, dict[str, int] | None]]:
         name_id = cm.OBJECTS[kind][1]
         out[name_id] = ("NAME", None)
         for keyword, (ident, _, words) in cm.ATTRIBUTES[kind].items():
-            out.setdefault(ident, (keyword, words))
+            out.setdefault(ident, (keyword.upper(), words))
     return out
 
 
