@@ -594,6 +594,7 @@ def get(
       mqtool get TPFQ --browse --count 5
       mqtool get TPFQ
       mqtool get TPFQ --all --out ./got
+      mqtool --system CSQ1 cmd 'ALTER QMGR CONFIGEV(ENABLED)' 'DEFINE QLOCAL(AUDITED)'
       mqtool --system CSQ1 get SYSTEM.ADMIN.CONFIG.EVENT --browse --all --decode
       mqtool --system CSQ1 get --topic 'Sports/#' --all --wait 5 &
       mqtool --system CSQ1 put --topic Sports/Tennis --data '6-4'
