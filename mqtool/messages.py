@@ -1729,6 +1729,13 @@ CATALOGUE: dict[str, Entry] = {
         "REFRESH QMGR TYPE(CONFIGEV) needs the queue manager's configuration events enabled (CONFIGEV); "
         "runCommandJSON reason 3224, MQRCCF_EVENTS_DISABLED.",
     ),
+    # zos-configev: configuration events (REFRESH QMGR TYPE(CONFIGEV)); the id is mqtool's own,
+    # IBM's documentation gives the command no response line beyond CSQ9022I.
+    "MQT0795I": Entry(
+        "{put} OF {count} REFRESH OBJECT EVENTS PUT ON SYSTEM.ADMIN.CONFIG.EVENT - OBJECT({object}) NAME({name})",
+        "REFRESH QMGR TYPE(CONFIGEV): one Refresh object event was written for each object selected; an event the "
+        "event queue refuses (PUT(DISABLED), full) is lost, as on z/OS, and the first figure is lower.",
+    ),
     "MQT0463E": Entry(
         "'{command}' NOT PROCESSED - THE IMS BRIDGE IS NOT ACTIVE",
         "SUSPEND or RESUME QMGR FACILITY(IMSBRIDGE), RESET TPIPE: the queue manager has no IMS connection.",

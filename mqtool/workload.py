@@ -28,6 +28,8 @@ from mqtool.engine.core.reasons import NO_MSG_AVAILABLE, UNKNOWN_OBJECT_NAME, MQ
 from mqtool.engine.core.resolve import resolve
 from mqtool.engine.core.streams import get_stream, put_stream
 from mqtool.engine.platforms import NoPubSub, model, open_queue, open_topic
+from mqtool.engine.zos.events import describe as describe_event
+from mqtool.engine.zos.pcf import MQFMT_EVENT
 from mqtool.messages import ECHO
 from mqtool.response import FAILED, SYNTAX, Response
 from mqtool.sizes import SizeError, parse_size
@@ -487,7 +489,7 @@ def get_line(verb: str, queue: str, number: int, message: Message) -> dict[str, 
     if message.codec:
         stored = f" (stored {message.stored}, inflated in {message.inflated})"
     data = ", binary"
-    trigger = trigger_preview(message)
+    trigger = trigger_preview(message) or event_preview(message)
     try:
         text = None if trigger else message.payload.decode("utf-8")
     except UnicodeDecodeError:
@@ -531,6 +533,26 @@ def trigger_preview(message: Message) -> str:
         f"TriggerData '{fields.trigger_data}', ApplType {fields.appl_type}, ApplId '{fields.appl_id}', "
         f"EnvData '{fields.env_data}', UserData '{fields.user_data}'"
     )
+
+
+def event_preview(message: Message) -> str:
+    """`, configuration event: ...` with the PCF header and each parameter by name, for
+    a message whose format is MQEVENT and whose bytes read as a configuration event;
+    "" for any other message."""
+    if message.header.get("format") != MQFMT_EVENT:
+        return ""
+    try:
+        text = describe_event(message.payload, int(message.header.get("encoding", mqtm.ZOS_ENCODING)))
+    except (TypeError, ValueError) as error:
+        return f", event message that does not read: {error}"
+    return f", configuration event: {text}"
+
+
+def decoded(message: Message) -> str | None:
+    """A trigger message or configuration event as one line of text (its preview
+    without the leading comma); None for any other message."""
+    preview = trigger_preview(message) or event_preview(message)
+    return preview.removeprefix(", ") or None
 
 
 @dataclass

@@ -537,6 +537,15 @@ class Transaction:
         ).fetchone()
         return None if row is None else dict(json.loads(row[0]))
 
+    def status_and(self, system: str, type_: str, name: str, attribute: str) -> tuple[dict[str, Any], Any] | None:
+        """The run-time status of an object and the value of one of its attributes
+        (None: no such object), without reading the others in Python."""
+        row = self.conn.execute(
+            "SELECT status, json_extract(attrs, ?) FROM objects WHERE system = ? AND type = ? AND name = ?",
+            ("$." + attribute, system, type_, name),
+        ).fetchone()
+        return None if row is None else (dict(json.loads(row[0])), row[1])
+
     def has_object(self, system: str, type_: str, name: str) -> bool:
         """Whether the object exists, without reading it."""
         row = self.conn.execute(

@@ -9,7 +9,6 @@ from mqtool.response import Response
 
 from . import (
     RC_WRONG_TYPE,
-    active_only,
     buffpools,
     everyday,
     find_named,
@@ -25,13 +24,14 @@ from . import (
     syntax,
 )
 from .builtin import TYPE_KEYWORDS, settable_set, table_defaults
+from .configev import with_events
 from .rules import check
 
 # The attributes whose change looks at a queue's trigger conditions again.
 REARMING = frozenset({"TRIGGER", "TRIGTYPE", "TRIGDPTH", "TRIGMPRI", "GET", "INITQ", "PROCESS"})
 
 
-@active_only
+@with_events
 def handle(ctx: Any, req: Any) -> Response:
     routed = everyday.route(ctx, req)
     if routed is not None:

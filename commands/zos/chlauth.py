@@ -16,10 +16,12 @@ from typing import Any
 
 from mqtool.engine.security import addresses, chlauth, dn
 from mqtool.engine.security.chlauth import Record
+from mqtool.engine.zos.events import Writer
 from mqtool.response import Response
 from mqtool.state import ObjectRecord, SystemRecord, Transaction
 
-from . import RC_NOT_FOUND, date_time, refuse, reply, rule, syntax, value_text
+from . import RC_NOT_FOUND, date_time, manager, refuse, reply, rule, syntax, value_text
+from .configev import writer
 
 STORE_TYPE = "CHLAUTHREC"
 DETAIL_CSECT = "CSQMDRTC"
@@ -64,18 +66,27 @@ def stored(tx: Transaction, system: SystemRecord) -> dict[str, ObjectRecord]:
     return {r.name: r for r in tx.objects(system.name, STORE_TYPE)}
 
 
-def write(tx: Transaction, system: SystemRecord, new: list[Record], now: float) -> None:
-    """Makes the stored records `new`: removed ones go, changed ones get ALTDATE now."""
+def write(tx: Transaction, system: SystemRecord, new: list[Record], now: float, events: Writer | None = None) -> None:
+    """Makes the stored records `new`: removed ones go, changed ones get ALTDATE now.
+    With `events` (CONFIGEV enabled), each record removed, changed or added puts its
+    Delete, Change or Create object event."""
     before = stored(tx, system)
     wanted = {record.key(): record for record in new}
-    for key in before.keys() - wanted.keys():
+    for key in sorted(before.keys() - wanted.keys()):
         tx.delete_object(system.name, STORE_TYPE, key)
+        if events is not None:
+            events.deleted(before[key])
     for key, record in wanted.items():
         old = before.get(key)
         if old is not None and Record.from_dict(old.attrs) == record:
             continue
         created = old.created if old is not None else now
-        tx.put_object(ObjectRecord(system.name, STORE_TYPE, key, record.to_dict(), {}, created, now))
+        written = ObjectRecord(system.name, STORE_TYPE, key, record.to_dict(), {}, created, now)
+        tx.put_object(written)
+        if events is not None and old is None:
+            events.created(written)
+        elif events is not None and old is not None:
+            events.changed(old, written)
 
 
 def add_backstop(tx: Transaction, system: SystemRecord, now: float) -> None:
@@ -180,7 +191,8 @@ def set_record(ctx: Any, req: Any) -> Response:
         keyword = exc.keyword or "ACTION"
         value = req.params.get(keyword, req.name if keyword == "CHLAUTH" else action)
         return rule(req, keyword, value, exc.message.upper())
-    write(ctx.tx, ctx.system, changed, ctx.now)
+    enabled = manager(ctx.tx, ctx.system, ctx.now).attrs.get("CONFIGEV") == "ENABLED"
+    write(ctx.tx, ctx.system, changed, ctx.now, writer(ctx) if enabled else None)
     return reply(req)
 
 

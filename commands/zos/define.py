@@ -13,7 +13,6 @@ from mqtool.state import ObjectRecord
 from . import (
     RC_EXISTS,
     RC_WRONG_TYPE,
-    active_only,
     buffpools,
     everyday,
     find_named,
@@ -25,10 +24,11 @@ from . import (
     security,
 )
 from .builtin import DEFAULT_OBJECTS, TYPE_KEYWORDS, settable_set, table_defaults
+from .configev import with_events
 from .rules import check
 
 
-@active_only
+@with_events
 def handle(ctx: Any, req: Any) -> Response:
     routed = everyday.route(ctx, req)
     if routed is not None:

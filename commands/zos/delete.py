@@ -14,7 +14,6 @@ from . import (
     RC_IN_USE,
     RC_NOT_EMPTY,
     RC_WRONG_TYPE,
-    active_only,
     buffpools,
     everyday,
     find_named,
@@ -26,12 +25,13 @@ from . import (
     refuse,
     reply,
 )
+from .configev import with_events
 from .rules import class_users
 
 IDLE_STATES = ("", "INACTIVE", "STOPPED")
 
 
-@active_only
+@with_events
 def handle(ctx: Any, req: Any) -> Response:
     routed = everyday.route(ctx, req)
     if routed is not None:

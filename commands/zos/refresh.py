@@ -1,8 +1,9 @@
 """REFRESH QMGR TYPE(EXPIRY|CONFIGEV|PROXYSUB|EARLY), REFRESH SECURITY, REFRESH CLUSTER.
 
 TYPE(EXPIRY) runs the expiry scan now on the local queues NAME matches (all by default)
-and says how many messages it removed; TYPE(CONFIGEV) needs configuration events, which
-this queue manager has disabled; TYPE(PROXYSUB) has no proxy subscriptions to
+and says how many messages it removed; TYPE(CONFIGEV) puts a Refresh object event for
+every object OBJECT, NAME and INCLINT select (the queue manager's CONFIGEV must be
+ENABLED); TYPE(PROXYSUB) has no proxy subscriptions to
 resynchronize (no cluster, no hierarchy); TYPE(EARLY) runs only while the queue manager
 is stopped. REFRESH SECURITY is qmsecurity.py's, REFRESH CLUSTER everyday.py's."""
 
@@ -10,11 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from mqtool.engine.zos.configmap import CHLAUTH_STORE, REFRESH_OBJECTS
+from mqtool.engine.zos.events import object_name
 from mqtool.engine.zos.expiry import scan
 from mqtool.response import NO_CSECT, Response
 
 from . import everyday, manager, refuse, reply, stopped, syntax
-from .unavailable import not_available
+from .configev import writer
 
 ONLY_WITH = {"NAME": ("EXPIRY", "CONFIGEV"), "OBJECT": ("CONFIGEV",), "INCLINT": ("CONFIGEV",)}
 
@@ -48,7 +51,7 @@ def handle(ctx: Any, req: Any) -> Response:
     if kind == "CONFIGEV":
         if str(record.attrs.get("CONFIGEV", "DISABLED")) != "ENABLED":
             return refuse(req, "MQT0462E")
-        return not_available(req.command, "REFRESH QMGR TYPE(CONFIGEV)")
+        return _configev(ctx, req)
     return reply(req)  # PROXYSUB: no proxy subscriptions to resynchronize
 
 
@@ -59,3 +62,31 @@ def _expiry(ctx: Any, req: Any) -> Response:
     result = reply(req)
     result.add("MQT0461I", csect=NO_CSECT, removed=sum(removed.values()), count=len(queues), name=pattern)
     return result
+
+
+def _configev(ctx: Any, req: Any) -> Response:
+    """One Refresh object event per object of the OBJECT types whose name matches NAME
+    and, with INCLINT(n) above 0, that was altered within the last n minutes."""
+    kind = str(req.get("OBJECT") or "ALL")
+    pattern = str(req.get("NAME") or "*").upper()
+    minutes = int(req.get("INCLINT") or 0)
+    since = ctx.now - minutes * 60 if minutes else None
+    system = ctx.system.name
+    selected = []
+    # CFSTRUCT selects nothing: mqtool has no CF structures. A channel authentication
+    # record matches by its profile.
+    for objtype in REFRESH_OBJECTS.get(kind, ()):
+        if objtype == CHLAUTH_STORE:
+            found = [r for r in ctx.tx.objects(system, objtype) if _matches(object_name(r), pattern)]
+        else:
+            found = ctx.tx.objects(system, objtype, pattern)
+        selected += [r for r in found if since is None or r.altered >= since]
+    put = writer(ctx).refreshed(selected)
+    result = reply(req)
+    result.add("MQT0795I", csect=NO_CSECT, put=put, count=len(selected), object=kind, name=pattern)
+    return result
+
+
+def _matches(name: str, pattern: str) -> bool:
+    """A name against NAME: the name itself, or a generic name ending in *."""
+    return pattern == "*" or name == pattern or (pattern.endswith("*") and name.startswith(pattern[:-1]))

@@ -512,6 +512,11 @@ class _WaitType(click.ParamType):
 )
 @click.option("--raw", is_flag=True, help="Write binary payloads to a terminal too (default: a notice instead).")
 @click.option(
+    "--decode",
+    is_flag=True,
+    help="Write trigger messages (MQTM) and configuration events (PCF) as one line of text each, decoded.",
+)
+@click.option(
     "--no-syncpoint",
     "no_syncpoint",
     is_flag=True,
@@ -538,6 +543,7 @@ def get(
     correlid: str | None,
     out_dir: Path | None,
     raw: bool,
+    decode: bool,
     no_syncpoint: bool,
     dynamic_name: str,
     quiet: bool,
@@ -554,7 +560,9 @@ def get(
     again keeps its one file). --no-syncpoint removes first and writes after: at most
     once. A message that cannot be written (a closed pipe, a full disk) stays on the
     queue. On a terminal a binary payload is not written: a notice says so (--raw writes
-    it). A z/OS model queue's name opens a new, empty dynamic queue, as an MQOPEN does
+    it). --decode writes a trigger message or a z/OS configuration event
+    (SYSTEM.ADMIN.CONFIG.EVENT) as one line of text: its fields, or the PCF header and
+    each parameter by name. A z/OS model queue's name opens a new, empty dynamic queue, as an MQOPEN does
     (2033 then; MQT0778I names the queue).
 
     With --topic STRING (instead of QUEUE) get subscribes to the topic string on a z/OS
@@ -586,22 +594,28 @@ def get(
       mqtool get TPFQ --browse --count 5
       mqtool get TPFQ
       mqtool get TPFQ --all --out ./got
+      mqtool --system CSQ1 cmd 'ALTER QMGR CONFIGEV(ENABLED)' 'DEFINE QLOCAL(AUDITED)'
+      mqtool --system CSQ1 get SYSTEM.ADMIN.CONFIG.EVENT --browse --all --decode
       mqtool --system CSQ1 get --topic 'Sports/#' --all --wait 5 &
       mqtool --system CSQ1 put --topic Sports/Tennis --data '6-4'
       mqtool --system CSQ1 get --topic 'Sports/#' --durable --subname SCORES --all
     """
+    from dataclasses import replace
+
     from mqtool.cli.delivery import BinaryOnTerminal, FolderSink, StreamSink
     from mqtool.engine.core.message import Message, Selector, format_id
     from mqtool.engine.core.reasons import NO_MSG_AVAILABLE, describe
     from mqtool.engine.core.streams import get_stream
     from mqtool.engine.platforms import open_queue
     from mqtool.state import StoreError
-    from mqtool.workload import plural, route
+    from mqtool.workload import decoded, plural, route
 
     if count == GetCount.ALL:
         count, all_messages = None, True  # --count all is --all (and .get count=all)
     elif count is not None and all_messages:
         fail("give --count or --all, not both")
+    if decode and out_dir is not None:
+        fail("give --decode or --out, not both (--out writes each message's exact bytes)")
     request = _subscription_request(queue, topic, durable, subname, new_only, selector, remove_sub, browse)
     queue = queue.upper() if queue is not None else f"topic '{topic}'"
     wanted = None if all_messages else int(count or 1)
@@ -652,7 +666,8 @@ def get(
 
     def deliver(message: Message) -> None:
         shown[0] += 1
-        sink.deliver(message)
+        text = decoded(message) if decode else None
+        sink.deliver(message if text is None else replace(message, payload=text.encode("utf-8")))
 
     try:
         result = get_stream(
