@@ -30,6 +30,7 @@ DIALECT = "zos"
 QUEUE_TYPES = ("QLOCAL", "QMODEL", "QALIAS", "QREMOTE")
 PARSER_CSECT = "CSQ9SCND"  # the command preprocessor: syntax errors
 STOPPED_CSECT = "CSQ3EC0X"  # the subsystem interface: commands while the queue manager is down
+DETAIL_CSECT = "CSQMDRTC"  # the module that writes CSQM293I and CSQM201I of a DISPLAY
 
 # Reason codes of CSQM090E. X'00D44002' is IBM's (object not found); the others are
 # mqtool's choices, documented in mqtool-zos(7).
@@ -276,6 +277,19 @@ def stopped(ctx: Any, req: Any, status: dict[str, Any] | None = None) -> Respons
     return result
 
 
+def command_words(req: Any) -> str:
+    """The command as the operator gave it, in full words: 'DISPLAY GROUP'."""
+    words = [req.verb.name]
+    if req.object is not None:
+        words.append(req.object.full + (f"({req.name})" if req.name else ""))
+    return " ".join(words)
+
+
+def not_in_group(ctx: Any, req: Any, command: str | None = None) -> Response:
+    """A queue-sharing-group command on a queue manager in no group."""
+    return refuse(req, "MQT0450E", command=command or command_words(req), qmgr=ctx.system.name)
+
+
 def active_only(handle: Handler) -> Handler:
     """Wraps a verb handler: refused with CSQ3106E while the queue manager is stopped, and
     with MQT0492E while SUSPEND QMGR LOG holds the updates it would make."""
@@ -296,8 +310,6 @@ def log_suspended(ctx: Any, req: Any, status: dict[str, Any]) -> Response | None
 
     if KEY not in status or not _logged(req.verb.name, req.object.name if req.object is not None else ""):
         return None
-    from .everyday import command_words
-
     return refuse(req, "MQT0492E", command=command_words(req), qmgr=ctx.system.name)
 
 

@@ -8,8 +8,7 @@ from typing import Any
 
 from mqtool.response import Response
 
-from . import active_only, everyday
-from .everyday import not_in_group
+from . import active_only, everyday, not_in_group
 
 
 @active_only

@@ -20,11 +20,10 @@ from mqtool.engine.zos.events import Writer
 from mqtool.response import Response
 from mqtool.state import ObjectRecord, SystemRecord, Transaction
 
-from . import RC_NOT_FOUND, date_time, manager, refuse, reply, rule, syntax, value_text
+from . import DETAIL_CSECT, RC_NOT_FOUND, date_time, manager, refuse, reply, rule, syntax, value_text
 from .configev import writer
 
 STORE_TYPE = "CHLAUTHREC"
-DETAIL_CSECT = "CSQMDRTC"
 # SET CHLAUTH keyword -> Record field
 FIELDS = {
     "ADDRESS": "address",

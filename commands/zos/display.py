@@ -17,6 +17,7 @@ from mqtool.state import messages as runs
 from mqtool.tables import KeywordSpec, ObjectSpec
 
 from . import (
+    DETAIL_CSECT,
     QUEUE_TYPES,
     active_only,
     date_time,
@@ -40,7 +41,6 @@ if TYPE_CHECKING:
 # (a test checks the two are the same).
 PUBSUB_OBJECTS = ("TOPIC", "SUB")
 
-DETAIL_CSECT = "CSQMDRTC"  # the module that writes CSQM293I and CSQM201I
 STATUS_CAP = 999_999_999  # z/OS shows larger numbers in channel status as 999999999
 IDLE_STATES = ("", "INACTIVE")
 # DISPLAY CHSTATUS without ALL: these fields, and those named (as z/OS shows them).

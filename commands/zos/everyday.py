@@ -13,7 +13,7 @@ from typing import Any, cast
 from mqtool.engine.console import console
 from mqtool.response import Response
 
-from . import manager, refuse, reply, value_text
+from . import manager, not_in_group, refuse, reply, value_text
 
 # Objects of queue-sharing groups: every command on them is refused (MQT0450E).
 QSG_OBJECTS = ("GROUP", "CFSTATUS", "CFSTRUCT", "SMDS", "SMDSCONN")
@@ -81,19 +81,6 @@ def _last_commands(verb: str, obj: str) -> Callable[[Any, Any], Response] | None
     from . import recovery  # only for its commands: it loads the z/OS log
 
     return cast(Callable[[Any, Any], Response], getattr(recovery, handler))
-
-
-def command_words(req: Any) -> str:
-    """The command as the operator gave it, in full words: 'DISPLAY GROUP'."""
-    words = [req.verb.name]
-    if req.object is not None:
-        words.append(req.object.full + (f"({req.name})" if req.name else ""))
-    return " ".join(words)
-
-
-def not_in_group(ctx: Any, req: Any, command: str | None = None) -> Response:
-    """A queue-sharing-group command on a queue manager in no group."""
-    return refuse(req, "MQT0450E", command=command or command_words(req), qmgr=ctx.system.name)
 
 
 # -- clusters: this queue manager is in none ---------------------------------------------

@@ -10,8 +10,7 @@ from typing import Any
 
 from mqtool.response import Response
 
-from . import active_only, manager, reply, syntax
-from .display import DETAIL_CSECT
+from . import DETAIL_CSECT, active_only, manager, reply, syntax
 
 MIN, MAX = 1, 999_999_999  # IBM: 1 through 999999999, default 10000
 DEFAULT = 10_000

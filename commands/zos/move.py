@@ -16,8 +16,18 @@ from mqtool.engine.zos.handles import live_handles
 from mqtool.engine.zos.move import MoveFailed, move_messages
 from mqtool.response import NO_CSECT, Response
 
-from . import RC_IN_USE, RC_WRONG_TYPE, active_only, find_queue, not_found, queue_depth, refuse, reply, syntax
-from .everyday import not_in_group
+from . import (
+    RC_IN_USE,
+    RC_WRONG_TYPE,
+    active_only,
+    find_queue,
+    not_found,
+    not_in_group,
+    queue_depth,
+    refuse,
+    reply,
+    syntax,
+)
 
 
 @active_only

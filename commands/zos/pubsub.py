@@ -27,7 +27,7 @@ from mqtool.engine.core.selector import SelectorError, compile_selector
 from mqtool.response import FAILED, Response
 from mqtool.state import ObjectRecord
 
-from . import date_time, find_queue, manager, not_found, refuse, reply, rule, syntax, value_text
+from . import DETAIL_CSECT, date_time, find_queue, manager, not_found, refuse, reply, rule, syntax, value_text
 
 OBJECTS = ("TOPIC", "SUB")
 STATUS_OBJECTS = ("TPSTATUS", "SBSTATUS", "PUBSUB")
@@ -35,7 +35,6 @@ TOPICSTR_ALREADY_EXISTS = 3300
 TOPIC_STRING_NOT_FOUND = 3308
 PUBSUB_INHIBITED_CF = 3318
 NO_CONNECTION = subscriptions.NO_CONNECTION  # ACTCONN of a subscription or publisher no connection holds
-DETAIL_CSECT = "CSQMDRTC"
 
 
 def code(reason: int) -> str:

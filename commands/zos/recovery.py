@@ -13,8 +13,7 @@ from typing import Any
 from mqtool.engine.zos.log import current_log
 from mqtool.response import NO_CSECT, Response
 
-from . import active_only, manager, refuse, reply, syntax, value_text
-from .everyday import command_words, not_in_group
+from . import active_only, command_words, manager, not_in_group, refuse, reply, syntax, value_text
 
 HEX = re.compile(r"^[0-9A-Fa-f]{1,8}$")
 NID = re.compile(r"^[A-Za-z0-9#@$]{1,8}\.[0-9A-Fa-f]{1,16}$")  # origin-node.unit-of-recovery-number
