@@ -163,6 +163,22 @@ def test_a_publication_reaches_no_subscriber_while_suspended(mq: Any) -> None:
     assert (depth(mq, "S1"), depth(mq, "S2")) == (1, 1)
 
 
+def test_no_subscription_is_made_while_suspended(mq: Any) -> None:
+    """MQSUB is an update too: `get --topic` is refused before its non-durable
+    subscription is made, and leaves no SUB behind; after RESUME it subscribes."""
+    zos(mq, "DEFINE SUB(A) TOPICSTR('prices/x') DEST(SYSTEM.DEFAULT.LOCAL.QUEUE)")
+    zos(mq, "SUSPEND QMGR LOG")
+    got = mq("--system", "CSQ1", "get", "--topic", "prices/x")
+    assert got.exit_code == 1 and "MQSUB refused: " + REFUSED in got.output
+    assert [line for line in zos(mq, "DISPLAY SUB(*)") if line.startswith("SUB(")] == [
+        "SUB(A)",
+        "SUB(SYSTEM.DEFAULT.SUB)",
+    ]
+    zos(mq, "RESUME QMGR LOG")
+    got = mq("--system", "CSQ1", "get", "--topic", "prices/x")
+    assert "MQSUB refused" not in got.output
+
+
 session = everyday.session  # the fixture: a session on CSQ1 in this process
 
 

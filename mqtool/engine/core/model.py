@@ -160,9 +160,10 @@ class StorageModel:
     def ledger(self, handle: Handle) -> Ledger:
         return Ledger(handle)
 
-    def updates_held(self, qmgr: ObjectRecord) -> Exception | None:
-        """The refusal of any update while the platform holds them (z/OS's SUSPEND QMGR
-        LOG), None when it does not: a publication asks before it delivers a copy (a
+    def updates_held(self, qmgr: ObjectRecord, what: str) -> Exception | None:
+        """The refusal of the update `what` (an MQI call: 'MQSUB') while the platform
+        holds updates (z/OS's SUSPEND QMGR LOG), None when it does not: a publication
+        asks before it delivers a copy, a subscription before it is made or resumed (a
         queue's put and get ask their ledger)."""
         return None
 

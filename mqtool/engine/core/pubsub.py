@@ -275,7 +275,7 @@ class TopicHandle:
     def _check(self, tree: Tree) -> None:
         if tree.qmgr.status.get("state", "STARTED") != "STARTED":
             raise MQError(Q_MGR_NOT_AVAILABLE, f"queue manager {tree.qmgr.name} is stopped")
-        held = self.model.updates_held(tree.qmgr)
+        held = self.model.updates_held(tree.qmgr, "MQPUT to a topic")
         if held is not None:
             raise held
         if tree.psmode == "DISABLED":

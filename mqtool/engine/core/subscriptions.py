@@ -250,6 +250,9 @@ def subscribe(
     qmgr = model.queue_manager(tx, record_system) if record_system is not None else None
     if qmgr is None or qmgr.status.get("state", "STARTED") != "STARTED":
         raise MQError(Q_MGR_NOT_AVAILABLE, f"the queue manager of {system} is not running")
+    held = model.updates_held(qmgr, "MQSUB")  # a subscription made or resumed is an update
+    if held is not None:
+        raise held
     if str(qmgr.attrs.get("PSMODE", "ENABLED")) == "DISABLED":
         raise MQError(PUBSUB_INHIBITED, f"publish/subscribe is disabled on {qmgr.name} (PSMODE(DISABLED))")
     try:

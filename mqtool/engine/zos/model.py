@@ -118,8 +118,8 @@ class ZosModel(StorageModel):
     def topic_event(self, tx: Transaction, system: str, qmgr: ObjectRecord, event: TopicEvent) -> None:
         topicstats.event(tx, system, stat_classes(qmgr), event)
 
-    def updates_held(self, qmgr: ObjectRecord) -> Exception | None:
-        return logsuspend.refusal(qmgr.name, "MQPUT to a topic") if logsuspend.KEY in qmgr.status else None
+    def updates_held(self, qmgr: ObjectRecord, what: str) -> Exception | None:
+        return logsuspend.refusal(qmgr.name, what) if logsuspend.KEY in qmgr.status else None
 
 
 class ZosLedger(Ledger):
