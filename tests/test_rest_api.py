@@ -84,6 +84,16 @@ class Client:
         return self.mqsc({"type": "runCommand", "parameters": {"command": command}}, path)
 
 
+def command_json(command: str, qualifier: str, name: str | None = None, **more: Any) -> dict[str, Any]:
+    """A runCommandJSON document; `more`: its other top-level keys (parameters,
+    responseParameters, ...)."""
+    document: dict[str, Any] = {"type": "runCommandJSON", "command": command, "qualifier": qualifier}
+    if name is not None:
+        document["name"] = name
+    document.update(more)
+    return document
+
+
 def depth(client: Client, queue: str) -> int:
     text = client.run(f"DISPLAY QLOCAL({queue}) CURDEPTH")["commandResponse"][0]["text"]
     return int(next(line for line in text if line.startswith("CURDEPTH("))[9:-1])

@@ -24,15 +24,11 @@ from mqtool.rest.service import RestService
 from mqtool.session import Session
 from mqtool.state import Store
 from tests.conftest import FROZEN
-from tests.test_rest_api import APP, READER, TPF_MQSC, Client, configure
+from tests.test_rest_api import APP, READER, TPF_MQSC, Client, command_json, configure
 
 
 def _json(command: str, qualifier: str, name: str | None = None, **more: Any) -> bytes:
-    document: dict[str, Any] = {"type": "runCommandJSON", "command": command, "qualifier": qualifier}
-    if name is not None:
-        document["name"] = name
-    document.update(more)
-    return json.dumps(document).encode()
+    return json.dumps(command_json(command, qualifier, name, **more)).encode()
 
 
 class Apis:

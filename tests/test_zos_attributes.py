@@ -28,7 +28,7 @@ from mqtool.commands.zos.export import keyword_syntax
 from mqtool.rest.service import RestService
 from tests.conftest import FROZEN, MQ
 from tests.test_apply import round_trip
-from tests.test_rest_api import MQSC, Client, configure
+from tests.test_rest_api import MQSC, Client, command_json, configure
 
 # IBM MQ 9.4, DISPLAY QMGR (q086240_), the attributes valid on z/OS: the queue manager
 # system, event control, distributed queuing (z/OS), cluster and publish/subscribe groups.
@@ -523,10 +523,7 @@ def test_run_command_json_all_returns_the_console_attributes(
     configure(state_dir)
     with RestService(state_dir, Clock.from_setting(FROZEN)) as service:
         client = Client(service.port)
-        body: dict[str, Any] = {"type": "runCommandJSON", "command": "display", "qualifier": qualifier}
-        if name is not None:
-            body["name"] = name
-        document = client.mqsc({**body, "responseParameters": ["all"]}, MQSC)
+        document = client.mqsc(command_json("display", qualifier, name, responseParameters=["all"]), MQSC)
         text = client.run(console)["commandResponse"]
     assert document["overallCompletionCode"] == 0, document
     parameters = document["commandResponse"][0]["parameters"]

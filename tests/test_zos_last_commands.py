@@ -13,7 +13,7 @@ from mqtool.clock import Clock
 from mqtool.engine.zos import stats
 from mqtool.state import Store
 from tests.conftest import FROZEN
-from tests.test_rest_api import MQSC, Client
+from tests.test_rest_api import MQSC, Client, command_json
 from tests.test_rest_api import client as client  # the REST stand-in's fixture
 
 
@@ -122,12 +122,8 @@ def test_client_channels_round_trip_through_export(mq: Any, tmp_path: Any) -> No
 
 def test_run_command_json_takes_the_new_commands(client: Client) -> None:
     def run(command: str, qualifier: str, name: str | None = None, **parameters: Any) -> Any:
-        body: dict[str, Any] = {"type": "runCommandJSON", "command": command, "qualifier": qualifier}
-        if name is not None:
-            body["name"] = name
-        if parameters:
-            body["parameters"] = parameters
-        return client.mqsc(body)
+        more = {"parameters": parameters} if parameters else {}
+        return client.mqsc(command_json(command, qualifier, name, **more))
 
     assert run("define", "maxsmsgs", "250")["overallCompletionCode"] == 0
     shown = run("display", "maxsmsgs")

@@ -13,7 +13,7 @@ from mqtool.rest.service import RestService
 from mqtool.session import Session
 from mqtool.state import Store
 from tests.conftest import FROZEN, MQ
-from tests.test_rest_api import TPF_MQSC, Client, configure
+from tests.test_rest_api import TPF_MQSC, Client, command_json, configure
 
 
 def lines(mq: MQ, *commands: str) -> list[str]:
@@ -167,12 +167,8 @@ def client(state_dir: Path) -> Client:
 
 def test_run_command_json_reaches_the_directory_and_the_new_verbs(client: Client) -> None:
     def json_command(command: str, qualifier: str, name: str | None = None, **parameters: object) -> object:
-        body: dict[str, object] = {"type": "runCommandJSON", "command": command, "qualifier": qualifier}
-        if name is not None:
-            body["name"] = name
-        if parameters:
-            body["parameters"] = parameters
-        return client.mqsc(body, TPF_MQSC)
+        more = {"parameters": parameters} if parameters else {}
+        return client.mqsc(command_json(command, qualifier, name, **more), TPF_MQSC)
 
     defined = json_command("define", "mqid", "CHL1", connection="9.1.2.3(2000)", qmname="QM1")
     assert defined["overallCompletionCode"] == 0, defined
