@@ -65,6 +65,18 @@ CREATION_NOTICE = re.compile(
 )
 
 
+def query(state: Path, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """The rows of one read of the store in `state` (opened and closed around it)."""
+    from mqtool.state import Store
+
+    store = Store.open(state)
+    try:
+        with store.transaction(write=False) as tx:
+            return [tuple(row) for row in tx.conn.execute(sql, params)]
+    finally:
+        store.close()
+
+
 def drop_creation_notice(text: str) -> str:
     """`text` (a command's standard error, or its whole output) without the notice of a
     new store, so that a test compares what the command itself says."""

@@ -216,16 +216,14 @@ def test_interrupt_is_one_line(state: Path, tmp_path: Path) -> None:
     assert err == "\nmqtool: error: interrupted\n"
 
 
+# A program that runs mqtool's main on its arguments and goes on (to look at sys.modules).
+RUN_MAIN = "import sys\nfrom mqtool.cli.main import main\ntry:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+
+
 def test_cmd_loads_neither_rich_nor_prompt_toolkit(state: Path) -> None:
     """DESIGN.md: lazy imports at the edge, so `mqtool cmd` starts fast."""
     program = (
-        "import sys\n"
-        "from mqtool.cli.main import main\n"
-        "try:\n"
-        "    main(sys.argv[1:])\n"
-        "except SystemExit:\n"
-        "    pass\n"
-        "heavy = sorted({m.split('.')[0] for m in sys.modules} & {'rich', 'prompt_toolkit'})\n"
+        RUN_MAIN + "heavy = sorted({m.split('.')[0] for m in sys.modules} & {'rich', 'prompt_toolkit'})\n"
         "print('heavy:', heavy, file=sys.stderr)\n"
     )
     result = subprocess.run(

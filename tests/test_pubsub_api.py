@@ -27,7 +27,7 @@ from mqtool.complex import ensure_complex
 from mqtool.engine.core import subscriptions
 from mqtool.engine.platforms import model
 from mqtool.state import Store
-from tests.conftest import FROZEN, MQ
+from tests.conftest import FROZEN, MQ, query
 
 Q = "-CSQ1"
 
@@ -44,12 +44,7 @@ def managed_queues(mq: MQ) -> list[str]:
 
 
 def owners(state: Path) -> list[tuple[Any, ...]]:
-    store = Store.open(state)
-    try:
-        with store.transaction(write=False) as tx:
-            return [tuple(row) for row in tx.conn.execute("SELECT system, name, pid FROM sub_owners")]
-    finally:
-        store.close()
+    return query(state, "SELECT system, name, pid FROM sub_owners")
 
 
 # ------------------------------------------------------------------ mqtool get --topic

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from mqtool.engine import platforms, timers
+from tests.test_process import RUN_MAIN
 
 FROZEN = "2021-03-09T15:41:22Z"
 # Modules a display with no timer due has no use for.
@@ -36,15 +37,7 @@ NOT_NEEDED = (
     "mqtool.complex",
 )
 
-PROGRAM = (
-    "import sys\n"
-    "from mqtool.cli.main import main\n"
-    "try:\n"
-    "    main(sys.argv[1:])\n"
-    "except SystemExit:\n"
-    "    pass\n"
-    f"print('loaded:', sorted(set(sys.modules) & set({NOT_NEEDED!r})), file=sys.stderr)\n"
-)
+PROGRAM = RUN_MAIN + f"print('loaded:', sorted(set(sys.modules) & set({NOT_NEEDED!r})), file=sys.stderr)\n"
 
 
 def _env() -> dict[str, str]:

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from mqtool.engine.zos import events, pcf
 from mqtool.state import Store
-from tests.conftest import FROZEN, MQ
+from tests.conftest import FROZEN, MQ, query
 
 EVQ = events.EVENT_QUEUE
 Q_NAME, NAMELIST_NAME, NAMES = 2016, 2010, 2020
@@ -28,12 +28,7 @@ MAXDEPTH = 15
 
 def _rows(state: Path, columns: str) -> list[tuple[object, ...]]:
     """Columns of the messages on CSQ1's event queue, in order."""
-    store = Store.open(state)
-    try:
-        sql = f"SELECT {columns} FROM messages WHERE system = 'CSQ1' AND queue = ? ORDER BY id"
-        return [tuple(row) for row in store.conn.execute(sql, (EVQ,)).fetchall()]
-    finally:
-        store.close()
+    return query(state, f"SELECT {columns} FROM messages WHERE system = 'CSQ1' AND queue = ? ORDER BY id", (EVQ,))
 
 
 def _events(state: Path) -> list[tuple[dict[str, object], pcf.PCFMessage]]:

@@ -15,6 +15,7 @@ import pytest
 from mqtool import tables
 from mqtool.apply.plan import ZOS as ZOS_PLAN
 from mqtool.state import ObjectRecord, Store
+from tests.conftest import query
 
 ZOS = tables.load("zos")
 SECTION = ZOS.raw["unavailable"]
@@ -122,12 +123,7 @@ POLICY_COMMANDS = (
 
 def _rows(state_dir: Any) -> list[tuple[Any, ...]]:
     """Every object row of the store, as stored."""
-    store = Store.open(state_dir)
-    try:
-        with store.transaction(write=False) as tx:
-            return [tuple(row) for row in tx.conn.execute("SELECT * FROM objects ORDER BY system, type, name")]
-    finally:
-        store.close()
+    return query(state_dir, "SELECT * FROM objects ORDER BY system, type, name")
 
 
 def test_policy_commands_are_refused_as_zos_refuses_them_and_change_nothing(mq: Any) -> None:
