@@ -295,11 +295,17 @@ def active_only(handle: Handler) -> Handler:
     with MQT0492E while SUSPEND QMGR LOG holds the updates it would make."""
 
     def guarded(ctx: Any, req: Any) -> Response:
-        status = queue_manager_status(ctx)  # read once for both checks
-        return stopped(ctx, req, status) or log_suspended(ctx, req, status) or handle(ctx, req)
+        return not_active(ctx, req, queue_manager_status(ctx)) or handle(ctx, req)
 
     guarded.__doc__ = handle.__doc__
     return guarded
+
+
+def not_active(ctx: Any, req: Any, status: dict[str, Any]) -> Response | None:
+    """The refusal of a command active_only guards, from the queue manager's status (read
+    once for every check): CSQ3106E while stopped, MQT0492E while the log is suspended;
+    None when it may run. configev.with_events makes the same checks through it."""
+    return stopped(ctx, req, status) or log_suspended(ctx, req, status)
 
 
 def log_suspended(ctx: Any, req: Any, status: dict[str, Any]) -> Response | None:

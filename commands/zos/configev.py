@@ -16,7 +16,7 @@ from mqtool.engine.zos.events import Writer, reported
 from mqtool.response import Response
 from mqtool.state import ObjectRecord
 
-from . import Handler, date_time, find_named, log_suspended, manager, stopped
+from . import Handler, date_time, find_named, manager, not_active
 
 
 def writer(ctx: Any) -> Writer:
@@ -35,7 +35,7 @@ def with_events(handle: Handler) -> Handler:
             qmgr = manager(ctx.tx, ctx.system, ctx.now)
             found = qmgr.status, qmgr.attrs.get("CONFIGEV")
         status, configev = found
-        refused = stopped(ctx, req, status) or log_suspended(ctx, req, status)
+        refused = not_active(ctx, req, status)
         if refused is not None:
             return refused
         if configev != "ENABLED" or not reported(req.object.name):
