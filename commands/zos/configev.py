@@ -1,11 +1,12 @@
 """The configuration-event hook of DEFINE, ALTER and DELETE (IBM MQ for z/OS CONFIGEV).
 
 `with_events` takes the place of `active_only` on those three verbs: it reads the queue
-manager's status and its CONFIGEV in one query (active_only's checks: stopped, the log
-suspended) and, only when CONFIGEV is ENABLED and the object type is one IBM reports, keeps the object as it was,
-runs the command, and after a successful command writes the Create, Change (before and
-after) or Delete object event in the same transaction (mqtool.engine.zos.events). With
-CONFIGEV(DISABLED), the default, the cost is one dictionary look-up."""
+manager's status and its CONFIGEV in one query, makes active_only's checks
+(`not_active`: stopped, the log suspended) and, only when CONFIGEV is ENABLED and the
+object type is one IBM reports, keeps the object as it was, runs the command, and after
+a successful command writes the Create, Change (before and after) or Delete object
+event in the same transaction (mqtool.engine.zos.events). With CONFIGEV(DISABLED), the
+default, the cost is one comparison."""
 
 from __future__ import annotations
 
