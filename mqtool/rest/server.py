@@ -11,13 +11,12 @@ import asyncio
 import base64
 import binascii
 import concurrent.futures
-import hashlib
 import hmac
 import secrets
 import socket
 import sqlite3
 import ssl
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Hashable
 from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import parse_qsl
@@ -29,7 +28,7 @@ from mqtool.engine.http.config import ServerOptions
 from mqtool.engine.http.server import HEAD_LIMIT, HttpServer, _Connection, _request_segments, _Stalled
 from mqtool.engine.http.stats import HttpStats
 from mqtool.rest.publish import publish, topic_route
-from mqtool.state.store import DB_NAME
+from mqtool.state import StoreError
 
 from .api import Got, RestApi
 from .config import RestConfig, RestUser, check_password
@@ -66,7 +65,7 @@ class Authenticator:
         self._dummy = dummy_hash(users[0].password if users else None)
 
     def _digest(self, header: str) -> bytes:
-        return hmac.new(self._key, header.encode("latin-1", "replace"), hashlib.sha256).digest()
+        return hmac.digest(self._key, header.encode("latin-1", "replace"), "sha256")  # one call into OpenSSL
 
     def known(self, header: str | None) -> RestUser | None:
         """The user of credentials verified before (no hashing: fast, on the event loop)."""
@@ -105,53 +104,38 @@ class AnswerCache:
     """Answers of commands that change nothing (DISPLAY), kept on the event loop so that
     a client polling a display (monitors do) costs no store thread work while nothing
     changes: an answer is given again only while no connection has committed anything
-    to the store since it was made (SQLite's data_version, read on a connection of the
-    event loop's own, so it sees the store thread's commits too) and the clock is before
-    its `valid_until` (the end of its second, or the next timer due)."""
+    to the store since it was made (the store's generation as the reader's connection
+    sees it: SQLite's data_version, which counts the store thread's commits and other
+    processes' alike) and the clock is before its `valid_until` (the end of its second,
+    or the next timer due). A generation of None (not known) keeps nothing."""
 
-    def __init__(self, database: Path, clock: Clock) -> None:
-        self._database = database
+    def __init__(self, clock: Clock) -> None:
         self._clock = clock
-        self._probe: sqlite3.Connection | None = None
-        self._answers: dict[tuple[str, bytes], tuple[int, float, Reply]] = {}
+        self._answers: dict[tuple[str, bytes], tuple[Hashable, float, Reply]] = {}
 
-    def version(self) -> int:
-        """The store's data version as this cache's own connection sees it; -1 (nothing
-        is kept) before the store file exists or when it cannot be read."""
-        try:
-            if self._probe is None:
-                self._probe = sqlite3.connect(f"{self._database.as_uri()}?mode=ro", uri=True, isolation_level=None)
-            return int(self._probe.execute("PRAGMA data_version").fetchone()[0])
-        except sqlite3.Error:
-            self.close()
-            return -1
-
-    def get(self, key: tuple[str, bytes]) -> Reply | None:
+    def get(self, key: tuple[str, bytes], generation: Hashable | None) -> Reply | None:
+        """The answer kept for `key` while the store is at `generation` (just read)."""
         found = self._answers.get(key)
         if found is None:
             return None
-        version, valid_until, reply = found
-        if self._clock.timestamp() >= valid_until or self.version() != version:
+        kept_at, valid_until, reply = found
+        if generation is None or generation != kept_at or self._clock.timestamp() >= valid_until:
             del self._answers[key]
             return None
         return reply
 
-    def put(self, key: tuple[str, bytes], reply: Reply, version: int) -> None:
-        """Keeps a read-only command's answer made after the store was at `version` (read
-        before the command ran). The answer shows that version or a later one, so it is
-        never given for a store that changed after it was made: a commit after `version`
-        (another process's, or the command's own timers') makes get() drop it. Reading
-        the version again here would cost a query per command and spare nothing."""
-        if reply.valid_until is None or len(key[1]) > _CACHED_BODY or version < 0:
+    def put(self, key: tuple[str, bytes], reply: Reply, generation: Hashable | None) -> None:
+        """Keeps a read-only command's answer made after the store was at `generation`
+        (read before the command ran). The answer shows that generation or a later one,
+        so it is never given for a store that changed after it was made: a commit after
+        it (another process's, or the command's own timers') makes get() drop it.
+        Reading the generation again here would cost a query per command and spare
+        nothing."""
+        if reply.valid_until is None or len(key[1]) > _CACHED_BODY or generation is None:
             return
         if len(self._answers) >= _CACHE_LIMIT:
             self._answers.clear()
-        self._answers[key] = (version, reply.valid_until, reply)
-
-    def close(self) -> None:
-        if self._probe is not None:
-            self._probe.close()
-            self._probe = None
+        self._answers[key] = (generation, reply.valid_until, reply)
 
 
 class RestContext:
@@ -166,7 +150,7 @@ class RestContext:
         # store thread has opened (and made, when missing) the store.
         self.reader = ReadingApi(self.api)
         self._reader_ready = False
-        self.answers = AnswerCache(Path(state_dir) / DB_NAME, clock)
+        self.answers = AnswerCache(clock)
         self.throttle = Throttle()
         # How a throttled attempt waits (tests put a recorder here): on the event loop,
         # so that only the waiting request waits.
@@ -178,11 +162,35 @@ class RestContext:
         return await asyncio.get_running_loop().run_in_executor(self._store_thread, func, *args)
 
     async def mqsc(self, qmgr: str, body: bytes, user: RestUser) -> Reply:
-        """RestApi.mqsc: on the event loop when reader.ReadingApi may answer it, else in
-        the store thread."""
-        if self._reader_ready:
+        """RestApi.mqsc: an answer kept in the answer cache while the store has not
+        changed, else on the event loop when reader.ReadingApi may answer it, else in
+        the store thread. The store's generation is read once, before anything runs:
+        for the cache, and as the reader's first look at the store."""
+        if len(body) > _CACHED_BODY:  # never kept
+            return await self._mqsc(qmgr, body, user, self.generation())
+        key = (qmgr, body)
+        generation = self.generation()
+        reply = self.answers.get(key, generation)
+        if reply is None:
+            reply = await self._mqsc(qmgr, body, user, generation)
+            self.answers.put(key, reply, generation)
+        return reply
+
+    def generation(self) -> tuple[int, int] | None:
+        """The store's generation as the reader's connection sees it; None before the
+        reader is ready (the store thread has not opened the store yet) or when the
+        store cannot be read."""
+        if not self._reader_ready:
+            return None
+        try:
+            return self.reader.generation()
+        except (StoreError, sqlite3.Error):
+            return None
+
+    async def _mqsc(self, qmgr: str, body: bytes, user: RestUser, generation: tuple[int, int] | None) -> Reply:
+        if generation is not None:
             try:
-                return self.reader.mqsc(qmgr, body, user)
+                return self.reader.mqsc(qmgr, body, user, generation)
             except NeedsWriter:
                 pass
         reply = await self.call(self.api.mqsc, qmgr, body, user)
@@ -190,9 +198,8 @@ class RestContext:
         return reply
 
     async def close(self) -> None:
-        """Closes the cache's and the reader's connections (on the event loop, whose
-        thread opened them), then the store and its thread."""
-        self.answers.close()
+        """Closes the reader's connection (on the event loop, whose thread opened it),
+        then the store and its thread."""
         self.reader.close()
         await asyncio.to_thread(self._close_store)
 
@@ -390,16 +397,7 @@ class RestConnection(_Connection):
             media = content_type.partition(";")[0].strip().lower()
             if media != "application/json":
                 raise RestError(415, "MQWB0306E")
-            key = (names[0], self.body)
-            if len(self.body) > _CACHED_BODY:  # never kept: no version to read
-                return await rest.mqsc(names[0], self.body, user)
-            cached = rest.answers.get(key)
-            if cached is not None:
-                return cached
-            store_version = rest.answers.version()
-            reply = await rest.mqsc(names[0], self.body, user)
-            rest.answers.put(key, reply, store_version)
-            return reply
+            return await rest.mqsc(names[0], self.body, user)
         headers = {name.decode("latin-1"): value.decode("latin-1") for name, value in request.headers}
         if kind == "topic":
             if not user.has("MQWebUser"):
