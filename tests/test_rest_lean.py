@@ -1,19 +1,28 @@
 """The REST listener's per-request shortcuts (issue 19, third round) answer exactly as
 the long ways they replace: the body parser's one decoder as json.loads with the same
-hooks, the kept credential digests as HMAC-SHA256."""
+hooks, the kept credential digests as HMAC-SHA256, the answer cache on the reader's
+reading of the store's generation."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from mqtool.clock import Clock
 from mqtool.rest import api
+from mqtool.rest.config import load
 from mqtool.rest.reply import RestError
-from mqtool.rest.server import Authenticator
+from mqtool.rest.server import Authenticator, RestContext
+from mqtool.session import Session
+from mqtool.state import Store
+from tests.conftest import FROZEN
+from tests.test_rest_api import command_json, configure
 
 BODIES = [
     b'{"type": "runCommandJSON", "command": "DISPLAY", "qualifier": "QLOCAL", "name": "Q"}',
@@ -80,3 +89,52 @@ def test_kept_credentials_are_hmac_sha256_digests() -> None:
     auth = Authenticator(())
     header = "Basic YWRtaW46c2VjcmV0"
     assert auth._digest(header) == hmac.new(auth._key, header.encode("latin-1"), hashlib.sha256).digest()
+
+
+def test_the_answer_cache_gives_an_answer_again_only_while_the_store_is_unchanged(state_dir: Path) -> None:
+    """A display asked again is the kept answer (the same Reply, no command run) while no
+    connection commits; after another process's commit it runs again and shows it; the
+    generation is read once a request (on the reader's connection)."""
+    configure(state_dir)
+    admin = next(user for user in load(state_dir).users if user.name == "admin")
+    body = json.dumps(command_json("DISPLAY", "QLOCAL", "KEPT.Q")).encode()
+
+    async def scenario() -> None:
+        rest = RestContext(state_dir, Clock.from_setting(FROZEN), load(state_dir))
+        try:
+            assert rest.generation() is None  # the store thread has not opened the store
+            await rest.mqsc("CSQ1", json.dumps(command_json("DEFINE", "QLOCAL", "KEPT.Q")).encode(), admin)
+            first = await rest.mqsc("CSQ1", body, admin)
+            reads = _count_generations(rest)
+            again = await rest.mqsc("CSQ1", body, admin)
+            assert again is first and reads == [1]
+            assert (await rest.mqsc("CSQ1", body + b" ", admin)) is not first  # another body
+            other = Store.open(state_dir)
+            try:
+                Session(other, Clock.from_setting(FROZEN), "CSQ1").execute("ALTER QLOCAL(KEPT.Q) DESCR('changed')")
+            finally:
+                other.close()
+            changed = await rest.mqsc("CSQ1", body, admin)
+            assert changed is not first
+            assert json.loads(changed.body)["commandResponse"][0]["parameters"]["descr"] == "changed"
+            assert (await rest.mqsc("CSQ1", body, admin)) is changed
+        finally:
+            await rest.close()
+
+    asyncio.run(scenario())
+
+
+def _count_generations(rest: RestContext) -> list[int]:
+    """Counts the reads of the store's generation by the next request (the list's one item)."""
+    counted = [0]
+    store = rest.reader.session.store
+    original = store.generation
+
+    def counting() -> tuple[int, int]:
+        counted[0] += 1
+        if counted[0] == 1:
+            store.generation = original  # type: ignore[method-assign]
+        return original()
+
+    store.generation = counting  # type: ignore[method-assign]
+    return counted
