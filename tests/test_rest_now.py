@@ -12,7 +12,7 @@ import json
 import socket
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -115,7 +115,7 @@ class _ShiftedLoop(asyncio.SelectorEventLoop):
 class _Counting(RestConnection):
     """Counts the waits for a request (each _exchange) of the connection."""
 
-    made: list[_Counting] = []
+    made: ClassVar[list[_Counting]] = []
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
