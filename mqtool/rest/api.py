@@ -29,6 +29,8 @@ from mqtool.clock import Clock
 from mqtool.render.json import outcome_json, response_json
 from mqtool.response import FAILED, NO_CSECT, SYNTAX, Response
 
+from . import authority
+from .build import build, field
 from .display import display_body
 from .reply import (
     BINARY_TYPE,
@@ -370,9 +372,6 @@ class RestApi:
         typed; runCommandJSON runs the command built from the document (build.py), so
         that no value of it is read as syntax. mqtool.rest.authority decides whether the
         user may run it: 403 (MQWB0103E), or the queue manager's 2035 answer."""
-        from . import authority
-        from .build import build, field
-
         generation = self._generation()
         system, _ = self.manager(qmgr, generation)
         self.connected(system, user.name)
@@ -445,8 +444,6 @@ class RestApi:
         """None when `user` may run a command of `verb`; the queue manager's answer to a
         command its user may not issue (an Outcome: 2035) when the user's grants do not
         cover it; RestError 403 (MQWB0103E) when the user's roles do not allow it at all."""
-        from . import authority
-
         decision = authority.decide(user, verb)
         if decision == authority.RUN:
             return None
