@@ -182,3 +182,14 @@ def test_the_listener_gives_the_direct_body(tmp_path: Path) -> None:
         assert reply.body == display_body(outcome.response) == _long_way(outcome.response, api.session, "CSQ1")
     finally:
         api.close()
+
+
+def test_the_lines_kept_are_bounded_and_change_nothing(session: Session, monkeypatch: pytest.MonkeyPatch) -> None:
+    from mqtool.rest import display
+
+    monkeypatch.setattr(display, "_LINES_KEPT", 5)
+    for line in ("-CSQ1 DISPLAY QUEUE(*) ALL", "-CSQ1 DISPLAY QLOCAL(ORDERS)", "-CSQ1 DISPLAY QUEUE(*) ALL"):
+        outcome = session.execute(line)
+        assert outcome.response is not None
+        assert display_body(outcome.response) == _long_way(outcome.response, session, outcome.system)
+        assert all(len(lines) <= 5 for lines in display._WRITTEN.values())
