@@ -188,8 +188,19 @@ def test_the_lines_kept_are_bounded_and_change_nothing(session: Session, monkeyp
     from mqtool.rest import display
 
     monkeypatch.setattr(display, "_LINES_KEPT", 5)
+    monkeypatch.setattr(display, "_WRITTEN", {})
     for line in ("-CSQ1 DISPLAY QUEUE(*) ALL", "-CSQ1 DISPLAY QLOCAL(ORDERS)", "-CSQ1 DISPLAY QUEUE(*) ALL"):
         outcome = session.execute(line)
         assert outcome.response is not None
         assert display_body(outcome.response) == _long_way(outcome.response, session, outcome.system)
         assert all(len(lines) <= 5 for lines in display._WRITTEN.values())
+
+
+def test_a_long_value_is_written_every_time_and_never_kept() -> None:
+    from mqtool.rest import display
+
+    long = "N" * 300
+    response = _block([("QUEUE", "Q1"), ("DESCR", long)])
+    for _ in range(2):
+        assert display_body(response) == _long_way(response)
+    assert not any(key[1] == long for lines in display._WRITTEN.values() for key in lines)

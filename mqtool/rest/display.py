@@ -31,6 +31,8 @@ _TAIL = b'],"overallCompletionCode":0,"overallReasonCode":0}'
 _WRITTEN: dict[str, dict[tuple[str, Any], tuple[str, str]]] = {}
 _WRITTEN_TABLE: list[tables.Table] = []
 _LINES_KEPT = 4096
+# Only values up to this many characters are kept (a list of 256 names is not).
+_VALUE_KEPT = 256
 _TYPES_KEPT = 256
 
 
@@ -74,7 +76,7 @@ def _block(table: tables.Table, message: Any) -> str | None:
         found = written.get(line) if line[1] is None or type(line[1]) is str else None
         if found is None:
             found = _line(table, wanted, *line)
-            if line[1] is None or type(line[1]) is str:
+            if line[1] is None or (type(line[1]) is str and len(line[1]) <= _VALUE_KEPT):
                 if len(written) >= _LINES_KEPT:
                     written.clear()
                 written[line] = found
