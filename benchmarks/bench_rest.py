@@ -6,8 +6,9 @@ the JSON rendering REST does) on the same store, measured in the same run.
 The same display asked again and again (a monitor polling a queue) is answered from
 the listener's answer cache while nothing in the store changes (server.AnswerCache);
 the "every body new" run sends each request with a body no earlier one had (blanks
-added), so every request runs the command in the store thread: that figure prices the
-HTTP path plus the command, and is reported beside the target's.
+added), so every request runs the command (on the listener's event loop, over its
+read-only connection: rest/reader.py): that figure prices the HTTP path plus the
+command, and is the target's.
 
     python benchmarks/bench_rest.py                    # wrk (with a Lua script) when installed
     python benchmarks/bench_rest.py --seconds 10 --connections 32 --rounds 3

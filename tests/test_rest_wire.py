@@ -16,6 +16,7 @@ import h11
 import pytest
 
 from mqtool.clock import Clock
+from mqtool.rest import wire
 from mqtool.rest.config import RestConfig, RestUser, hash_password, write
 from mqtool.rest.service import RestService
 from mqtool.rest.wire import head_end, plain_request, response_head
@@ -81,6 +82,22 @@ def test_anything_not_plain_is_left_to_h11(raw: bytes) -> None:
     assert plain_request(raw[:end], 4096) is None
 
 
+def test_header_lines_read_before_are_judged_the_same_again() -> None:
+    """The lines kept (wire._LINES) give the answer parsing gives: a refused line is
+    refused again, a long line is judged each time and never kept."""
+    wire._LINES.clear()
+    for _ in range(2):
+        test_a_plain_request_is_parsed_as_h11_parses_it()
+        for raw in (_request(extra=b"X-Control: a\x01b\r\n"), _request(extra=b"X-Long: " + b"a\x01" * 200 + b"\r\n")):
+            assert plain_request(raw[: head_end(raw)], 4096) is None
+    assert wire._LINES[b"X-Control: a\x01b"] == ()
+    assert not any(len(line) > 256 for line in wire._LINES)
+    for number in range(wire._LINES_KEPT + 10):  # bounded: emptied when full
+        raw = _request(extra=b"X-N: %d\r\n" % number)
+        assert plain_request(raw[: head_end(raw)], 4096) is not None
+    assert len(wire._LINES) <= wire._LINES_KEPT
+
+
 def test_a_head_that_ends_with_a_bare_lf_is_left_to_h11() -> None:
     assert head_end(b"POST / HTTP/1.1\nHost: t\n\n") == -1
     assert head_end(b"POST / HTTP/1.1\r\nHost: t\r\n") == 0  # not complete yet
@@ -109,12 +126,14 @@ def test_a_response_head_is_written_as_h11_writes_it(status: int, headers: list[
     assert isinstance(protocol.next_event(), h11.Request)
     expected = protocol.send(h11.Response(status_code=status, headers=headers, reason=http.HTTPStatus(status).phrase))
     assert response_head(status, headers) == expected
+    assert response_head(status, headers) == expected  # again, from the lines kept
 
 
 @pytest.mark.parametrize("header", [("X-Bad", "a\r\nInjected: yes"), ("Bad Name", "x"), ("X-Blank", " padded")])
 def test_a_header_h11_would_refuse_is_refused(header: tuple[str, str]) -> None:
-    with pytest.raises(h11.LocalProtocolError):
-        response_head(200, [header, ("Content-Length", "0")])
+    for _ in range(2):  # never kept
+        with pytest.raises(h11.LocalProtocolError):
+            response_head(200, [header, ("Content-Length", "0")])
     with pytest.raises(h11.LocalProtocolError, match="Content-Length"):
         response_head(200, [])
 

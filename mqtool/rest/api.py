@@ -29,8 +29,12 @@ from mqtool.clock import Clock
 from mqtool.render.json import outcome_json, response_json
 from mqtool.response import FAILED, NO_CSECT, SYNTAX, Response
 
+from . import authority
+from .build import build, field
+from .display import display_body
 from .reply import (
     BINARY_TYPE,
+    JSON_TYPE,
     MAX_WAIT_MS,
     MESSAGE_TYPES,
     TEXT_TYPE,
@@ -100,6 +104,10 @@ def _depth(text: str) -> int:
     return deepest
 
 
+# json.loads with these arguments makes a decoder (and its scanner) for every call.
+_DECODER = json.JSONDecoder(parse_int=_number, parse_float=_number, parse_constant=_constant, object_pairs_hook=_unique)
+
+
 def parse_body(body: bytes) -> dict[str, Any]:
     """The JSON object of a POST to the mqsc resource; RestError 400 otherwise. Every
     malformed body is refused here: not UTF-8, not JSON, nested more than MAX_DEPTH,
@@ -114,13 +122,9 @@ def parse_body(body: bytes) -> dict[str, Any]:
     if text.count("[") + text.count("{") > MAX_DEPTH and _depth(text) > MAX_DEPTH:
         raise RestError(400, "MQT0360E", problem=f"nested more than {MAX_DEPTH} levels deep")
     try:
-        document = json.loads(
-            text,
-            parse_int=_number,
-            parse_float=_number,
-            parse_constant=_constant,
-            object_pairs_hook=_unique,
-        )
+        if text.startswith("\ufeff"):  # as json.loads refuses it
+            raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+        document = _DECODER.decode(text)
     except _BadJson as exc:
         raise RestError(400, "MQT0360E", problem=str(exc)) from None
     except json.JSONDecodeError as exc:
@@ -368,9 +372,6 @@ class RestApi:
         typed; runCommandJSON runs the command built from the document (build.py), so
         that no value of it is read as syntax. mqtool.rest.authority decides whether the
         user may run it: 403 (MQWB0103E), or the queue manager's 2035 answer."""
-        from . import authority
-        from .build import build, field
-
         generation = self._generation()
         system, _ = self.manager(qmgr, generation)
         self.connected(system, user.name)
@@ -403,6 +404,7 @@ class RestApi:
         else:
             built = build(document, system.platform)
             command = built.command
+            direct: bytes | None = None
             verb = authority.verb_of_command(built.dialect, command.verb, command.object)
             self._reads_only(verb, command.name)
             refused = self._authorized(user, verb, system, command.text)
@@ -415,10 +417,16 @@ class RestApi:
             else:
                 outcome = session.execute_command(command, lines=False)
                 if outcome.response is not None and outcome.system == system.name:
-                    result = response_json(outcome.response, system)  # outcome_json, without reading the systems
+                    # A display's body straight from its blocks (display.py), else
+                    # outcome_json without reading the systems.
+                    direct = display_body(outcome.response)
+                    result = {} if direct is not None else response_json(outcome.response, system)
                 else:
                     result = outcome_json(session, outcome)
-            reply = json_reply(200, {"commandResponse": result["commandResponse"], **_overall(result)})
+            if direct is not None:
+                reply = Reply(200, [("Content-Type", JSON_TYPE)], direct)
+            else:
+                reply = json_reply(200, {"commandResponse": result["commandResponse"], **_overall(result)})
         if verb.name is not None and not verb.writes:
             reply.valid_until = self._valid_until()
         return reply
@@ -436,8 +444,6 @@ class RestApi:
         """None when `user` may run a command of `verb`; the queue manager's answer to a
         command its user may not issue (an Outcome: 2035) when the user's grants do not
         cover it; RestError 403 (MQWB0103E) when the user's roles do not allow it at all."""
-        from . import authority
-
         decision = authority.decide(user, verb)
         if decision == authority.RUN:
             return None

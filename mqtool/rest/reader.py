@@ -118,13 +118,18 @@ class ReadingApi(RestApi):
     def _generation(self) -> tuple[int, int]:
         return self.session.generation
 
-    def mqsc(self, qmgr: str, body: bytes, user: RestUser) -> Reply:
+    def generation(self) -> tuple[int, int]:
+        """The store's generation as this connection sees it now."""
+        return self.session.store.generation()
+
+    def mqsc(self, qmgr: str, body: bytes, user: RestUser, generation: tuple[int, int] | None = None) -> Reply:
         """RestApi.mqsc, or NeedsWriter; a RestError is the store thread's answer too
-        (it comes from reads made before the command would run)."""
+        (it comes from reads made before the command would run). `generation`: the
+        store's, as generation() read it just before this call (else read here)."""
         try:
             session = self.session
             store = session.store
-            session.generation = store.generation()
+            session.generation = store.generation() if generation is None else generation
             reply = super().mqsc(qmgr, body, user)
             if store.generation() != session.generation or not session.quiet():
                 raise NeedsWriter("the store changed, or a timer fell due, while the command ran")

@@ -31,6 +31,13 @@ _OUT_VALUE = re.compile(r"[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?")
 _LEFT_TO_H11 = frozenset({b"transfer-encoding", b"expect", b"upgrade", b"te", b"trailer"})
 _MAX_LENGTH_DIGITS = 18
 _PHRASES = {status.value: status.phrase.encode("ascii") for status in http.HTTPStatus}
+# Header lines read (raw line -> name and value, or () when not plain) and written
+# ((name, value) -> line) before: clients send the same few lines again and again.
+# Only lines up to _LINE_KEPT bytes are kept, at most _LINES_KEPT of each (then emptied).
+_LINES: dict[bytes, tuple[bytes, bytes] | tuple[()]] = {}
+_OUT_LINES: dict[tuple[str, str], bytes] = {}
+_LINE_KEPT = 256
+_LINES_KEPT = 1024
 
 
 @dataclass(frozen=True)
@@ -67,11 +74,16 @@ def plain_request(head: bytes, body_limit: int) -> tuple[PlainRequest, int] | No
     length: int | None = None
     hosts = 0
     for line in lines[1:]:
-        raw_name, colon, raw_value = line.partition(b":")
-        if not colon or not _TOKEN.fullmatch(raw_name) or not _VALUE.fullmatch(raw_value):
+        header = _LINES.get(line)
+        if header is None:
+            header = _header_line(line)
+            if len(line) <= _LINE_KEPT:
+                if len(_LINES) >= _LINES_KEPT:
+                    _LINES.clear()
+                _LINES[line] = header
+        if not header:
             return None
-        name = raw_name.lower()
-        value = raw_value.strip(b" \t")
+        name, value = header
         if name == b"content-length":
             if length is not None or not value.isdigit() or len(value) > _MAX_LENGTH_DIGITS:
                 return None
@@ -89,6 +101,15 @@ def plain_request(head: bytes, body_limit: int) -> tuple[PlainRequest, int] | No
     return PlainRequest(method, target, headers), length or 0
 
 
+def _header_line(line: bytes) -> tuple[bytes, bytes] | tuple[()]:
+    """A header line's name (lower case) and value (without the blanks around it);
+    () when it is not a plain one."""
+    raw_name, colon, raw_value = line.partition(b":")
+    if not colon or not _TOKEN.fullmatch(raw_name) or not _VALUE.fullmatch(raw_value):
+        return ()
+    return raw_name.lower(), raw_value.strip(b" \t")
+
+
 def response_head(status: int, headers: list[tuple[str, str]]) -> bytes:
     """The status line and headers as h11 writes them for a plain request's response
     (which always carries its Content-Length: without it, h11 would frame the body
@@ -96,9 +117,17 @@ def response_head(status: int, headers: list[tuple[str, str]]) -> bytes:
     parts = [b"HTTP/1.1 %d %s\r\n" % (status, _PHRASES[status])]
     if not any(name.lower() == "content-length" for name, _ in headers):
         raise h11.LocalProtocolError("a plain request's response carries its Content-Length")
-    for name, value in headers:
-        if not _OUT_NAME.fullmatch(name) or (value and not _OUT_VALUE.fullmatch(value)):
-            raise h11.LocalProtocolError(f"illegal header {name!r}")
-        parts.append(b"%s: %s\r\n" % (name.encode("ascii"), value.encode("ascii")))
+    for header in headers:
+        line = _OUT_LINES.get(header)
+        if line is None:
+            name, value = header
+            if not _OUT_NAME.fullmatch(name) or (value and not _OUT_VALUE.fullmatch(value)):
+                raise h11.LocalProtocolError(f"illegal header {name!r}")
+            line = b"%s: %s\r\n" % (name.encode("ascii"), value.encode("ascii"))
+            if len(line) <= _LINE_KEPT:
+                if len(_OUT_LINES) >= _LINES_KEPT:
+                    _OUT_LINES.clear()
+                _OUT_LINES[header] = line
+        parts.append(line)
     parts.append(b"\r\n")
     return b"".join(parts)
