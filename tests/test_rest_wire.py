@@ -98,6 +98,31 @@ def test_header_lines_read_before_are_judged_the_same_again() -> None:
     assert len(wire._LINES) <= wire._LINES_KEPT
 
 
+def test_lines_that_carry_secrets_are_never_kept() -> None:
+    """Credentials and session cookies, read or written, are judged every time and kept
+    nowhere: no password or token outlives the request that brought it."""
+    wire._LINES.clear()
+    wire._OUT_LINES.clear()
+    secrets = (
+        b"Authorization: Basic bXFhZG1pbjpzZWNyZXQ=",
+        b"authorization: Basic d3Jvbmc6Z3Vlc3M=",
+        b"Cookie: LtpaToken2=abc123",
+        b"Proxy-Authorization: Basic eDp5",
+    )
+    for _ in range(2):
+        for line in secrets:
+            raw = _request(extra=line + b"\r\n")
+            parsed = plain_request(raw[: head_end(raw)], 4096)
+            assert parsed is not None
+            assert (line.partition(b":")[0].lower(), line.partition(b":")[2].strip()) in parsed[0].headers
+        response_head(200, [("Set-Cookie", "LtpaToken2=abc123; Secure"), ("Content-Length", "0")])
+    assert not any(line in wire._LINES for line in secrets)
+    assert not any(line.lower().startswith(b"authorization") for line in wire._LINES)
+    assert b"Host: t" in wire._LINES  # the other lines are still kept
+    assert not any(name.lower() == "set-cookie" for name, _ in wire._OUT_LINES)
+    assert ("Content-Length", "0") in wire._OUT_LINES
+
+
 def test_a_head_that_ends_with_a_bare_lf_is_left_to_h11() -> None:
     assert head_end(b"POST / HTTP/1.1\nHost: t\n\n") == -1
     assert head_end(b"POST / HTTP/1.1\r\nHost: t\r\n") == 0  # not complete yet

@@ -33,10 +33,13 @@ _MAX_LENGTH_DIGITS = 18
 _PHRASES = {status.value: status.phrase.encode("ascii") for status in http.HTTPStatus}
 # Header lines read (raw line -> name and value, or () when not plain) and written
 # ((name, value) -> line) before: clients send the same few lines again and again.
-# Only lines up to _LINE_KEPT bytes are kept, at most _LINES_KEPT of each (then emptied).
+# Only lines up to _LINE_KEPT bytes are kept, at most _LINES_KEPT of each (then emptied),
+# and never a line that carries a secret (credentials, session cookies): those are judged
+# every time, so no password or token outlives the request that brought it.
 _LINES: dict[bytes, tuple[bytes, bytes] | tuple[()]] = {}
 _OUT_LINES: dict[tuple[str, str], bytes] = {}
 _LINE_KEPT = 256
+_SECRET_NAMES = frozenset({b"authorization", b"proxy-authorization", b"cookie", b"set-cookie"})
 _LINES_KEPT = 1024
 
 
@@ -77,7 +80,7 @@ def plain_request(head: bytes, body_limit: int) -> tuple[PlainRequest, int] | No
         header = _LINES.get(line)
         if header is None:
             header = _header_line(line)
-            if len(line) <= _LINE_KEPT:
+            if len(line) <= _LINE_KEPT and (not header or header[0] not in _SECRET_NAMES):
                 if len(_LINES) >= _LINES_KEPT:
                     _LINES.clear()
                 _LINES[line] = header
@@ -124,7 +127,7 @@ def response_head(status: int, headers: list[tuple[str, str]]) -> bytes:
             if not _OUT_NAME.fullmatch(name) or (value and not _OUT_VALUE.fullmatch(value)):
                 raise h11.LocalProtocolError(f"illegal header {name!r}")
             line = b"%s: %s\r\n" % (name.encode("ascii"), value.encode("ascii"))
-            if len(line) <= _LINE_KEPT:
+            if len(line) <= _LINE_KEPT and name.lower().encode("ascii") not in _SECRET_NAMES:
                 if len(_OUT_LINES) >= _LINES_KEPT:
                     _OUT_LINES.clear()
                 _OUT_LINES[header] = line
