@@ -128,7 +128,7 @@ def _migrations() -> list[tuple[int, str]]:
     return sorted(found)
 
 
-SCHEMA_VERSION = 17  # the highest migration number; checked by a test against migrations/
+SCHEMA_VERSION = 19  # the highest migration number; checked by a test against migrations/
 
 
 def _dumps(value: dict[str, Any]) -> str:
@@ -304,6 +304,12 @@ class Store:
                     f"AFTER {event} ON main.{table} BEGIN SELECT mqtool_note_change('{table}'); END"
                 )
 
+    @property
+    def own_changes(self) -> int:
+        """How many changes this connection made to the WATCHED tables (the second
+        half of generation(), known without a query)."""
+        return self._own_changes
+
     def generation(self) -> tuple[int, int]:
         """Differs from an earlier value whenever a WATCHED table (systems, timers) may
         have changed since: by this connection (even if rolled back) or by another."""
@@ -357,6 +363,25 @@ class Store:
             except sqlite3.DatabaseError as exc:
                 self.rollback()
                 raise self.error(exc) or StoreError(f"cannot commit to the state file {self.path}: {exc}") from exc
+
+
+# A definition written whole; the number of a new local queue (QL, QLOCAL) is given in
+# its INSERT: the one after the highest head row's (the largest row id of `messages`),
+# or NULL when the numbers have run out (the trigger then finds a free one: migration
+# 0019). An existing queue keeps its number (ON CONFLICT does not set it).
+_LOCAL_QUEUES = frozenset(("QL", "QLOCAL"))
+_UPSERT = (
+    "ON CONFLICT(system, type, name) DO UPDATE SET attrs = excluded.attrs, status = excluded.status, "
+    "altered = excluded.altered"
+)
+_PUT_OBJECT = (
+    "INSERT INTO objects (system, type, name, attrs, status, created, altered) VALUES (?, ?, ?, ?, ?, ?, ?) " + _UPSERT
+)
+_PUT_QUEUE = (
+    "INSERT INTO objects (system, type, name, attrs, status, created, altered, qkey) VALUES (?, ?, ?, ?, ?, ?, ?, "
+    "(SELECT CASE WHEN coalesce(max(id) >> 44, 0) < 524287 THEN coalesce(max(id) >> 44, 0) + 1 END FROM messages)) "
+    + _UPSERT
+)
 
 
 def _records(system: str, rows: Iterable[Any]) -> list[ObjectRecord]:
@@ -621,10 +646,10 @@ class Transaction:
         return ObjectRecord(system, row[0], name, json.loads(row[1]), json.loads(row[2]), row[3], row[4])
 
     def put_object(self, record: ObjectRecord) -> None:
+        """Writes a definition whole (a new one, or over the one of that name). A new
+        local queue gets its number in the same INSERT (migration 0019)."""
         self.conn.execute(
-            "INSERT INTO objects (system, type, name, attrs, status, created, altered) VALUES (?, ?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT(system, type, name) DO UPDATE SET attrs = excluded.attrs, status = excluded.status, "
-            "altered = excluded.altered",
+            _PUT_QUEUE if record.type in _LOCAL_QUEUES else _PUT_OBJECT,
             (
                 record.system,
                 record.type,

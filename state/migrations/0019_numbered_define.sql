@@ -1,0 +1,39 @@
+-- Schema version 19: a new local queue's number is given in the INSERT of its
+-- definition (issue 19, third round). Before, the trigger that makes the queue's head
+-- row first UPDATEd the row just inserted with its number (a second search of `objects`
+-- and a second write of its row) and then read that row back for the head row's id.
+-- Transaction.put_object (state/store.py) now gives `qkey` in the INSERT of a QL or
+-- QLOCAL: the number after the highest head row's (the largest row id of `messages`),
+-- or NULL when the numbers have run out. The head row is made from `new.qkey`.
+--
+-- A definition inserted without a number (by an older mqtool, by hand, or after the
+-- numbers ran out) is numbered by the trigger as before: the first free number.
+-- The head row's columns are those of the `messages` table (migration 0017).
+
+DROP TRIGGER engine_queue_defined;
+
+-- A new local queue without a number: its number (as migration 0017 gave it), then its head row.
+CREATE TRIGGER engine_queue_defined AFTER INSERT ON objects WHEN new.type IN ('QL', 'QLOCAL') AND new.qkey IS NULL
+BEGIN
+    UPDATE objects SET qkey = (
+        SELECT CASE WHEN coalesce(max(id) >> 44, 0) < 524287 THEN coalesce(max(id) >> 44, 0) + 1
+                    ELSE (SELECT min(f.qkey) + 1 FROM objects f
+                          WHERE f.qkey IS NOT NULL
+                            AND f.qkey + 1 NOT IN (SELECT qkey FROM objects WHERE qkey IS NOT NULL)) END
+        FROM messages)
+    WHERE system = new.system AND type = new.type AND name = new.name AND qkey IS NULL;
+    INSERT OR IGNORE INTO messages (id, system, queue, priority, msgid, correlid, persistent, put_time,
+                                    original_length, stored_length, payload, depth, held_swbs, compressed, next_seq,
+                                    sweep_mark, ckpt_mark, hi_warned)
+    SELECT qkey << 44, '', new.name, 0, x'', x'', 0, 0, 0, 0, x'', 0, 0, 0, 1, 0, 0, 0
+    FROM objects WHERE system = new.system AND type = new.type AND name = new.name;
+END;
+
+-- A new local queue numbered by its INSERT: its head row only.
+CREATE TRIGGER engine_queue_numbered AFTER INSERT ON objects WHEN new.type IN ('QL', 'QLOCAL') AND new.qkey IS NOT NULL
+BEGIN
+    INSERT OR IGNORE INTO messages (id, system, queue, priority, msgid, correlid, persistent, put_time,
+                                    original_length, stored_length, payload, depth, held_swbs, compressed, next_seq,
+                                    sweep_mark, ckpt_mark, hi_warned)
+    VALUES (new.qkey << 44, '', new.name, 0, x'', x'', 0, 0, 0, 0, x'', 0, 0, 0, 1, 0, 0, 0);
+END;
