@@ -1,0 +1,113 @@
+"""The command path of a DEFINE, third round (issue 19): a command that starts without
+looking at the store (its own transaction checks the store did not move), and a local
+queue numbered in the INSERT of its definition. Each keeps the answers it gave."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from mqtool.clock import Clock
+from mqtool.complex import ensure_complex
+from mqtool.session import Session
+from mqtool.state import ObjectRecord, Store, SystemRecord
+from mqtool.state import messages as runs
+
+
+@pytest.fixture
+def session(tmp_path: Path) -> Iterator[Session]:
+    store = Store.open(tmp_path)
+    ensure_complex(store, Clock().timestamp())
+    opened = Session(store, Clock())
+    yield opened
+    store.close()
+
+
+def _statements(store: Store) -> list[str]:
+    seen: list[str] = []
+    store.conn.set_trace_callback(seen.append)
+    return seen
+
+
+def _set_processor(state: Path, processor: str) -> None:
+    """Another process changes the system TPF1 (what its console header shows)."""
+    other = Store.open(state)
+    try:
+        with other.transaction() as tx:
+            system = tx.get_system("TPF1")
+            assert system is not None
+            tx.put_system(SystemRecord(system.name, system.platform, {**system.attrs, "processor": processor}, 0))
+    finally:
+        other.close()
+
+
+def test_a_settled_command_first_reads_the_store_in_its_own_transaction(session: Session) -> None:
+    assert session.execute("ZMQSC DEFINE QL-FIRST").status == "ok"
+    seen = _statements(session.store)
+    assert session.execute("ZMQSC DEFINE QL-SECOND").status == "ok"
+    assert seen[0] == "BEGIN IMMEDIATE", seen
+    assert seen.count("PRAGMA data_version") == 1 and seen.index("PRAGMA data_version") == 1, seen
+    assert seen[-1] == "COMMIT"
+
+
+def test_a_system_changed_by_another_process_is_seen_by_the_next_command(session: Session) -> None:
+    state = session.store.path.parent
+    assert session.execute("ZMQSC DEFINE QL-FIRST").lines[0].startswith("CSMP0097I")
+    for processor, line in (("X", "ZMQSC DEFINE QL-SECOND"), ("Y", "ZMQSC DEFINE QL-SECOND"), ("Z", "ZMQSC NOSUCH")):
+        _set_processor(state, processor)
+        seen = _statements(session.store)
+        lines = session.execute(line).lines  # a success, a failure, a refusal before any transaction
+        assert f"CPU-{processor} " in lines[0], (line, lines)
+        assert seen.count("COMMIT") <= 1
+    with session.store.transaction(write=False) as tx:  # the stale attempt wrote nothing
+        assert tx.has_object("TPF1", "QL", "SECOND")
+        count = tx.conn.execute("SELECT count(*) FROM objects WHERE name = 'SECOND'").fetchone()[0]
+        assert count == 1
+
+
+def test_a_timer_made_due_by_another_process_runs_before_the_next_command(session: Session) -> None:
+    state = session.store.path.parent
+    assert session.execute("ZMQSC DEFINE QL-FIRST").status == "ok"
+    now = session.clock.timestamp()
+    other = Store.open(state)
+    try:
+        with other.transaction() as tx:
+            tx.conn.execute("UPDATE timers SET due = ? WHERE system = 'TPF1' AND name = 'ztpf-mq-monitor'", (now - 1,))
+    finally:
+        other.close()
+    assert session.execute("ZMQSC DEFINE QL-SECOND").status == "ok"
+    with session.store.transaction(write=False) as tx:
+        due = tx.conn.execute("SELECT due FROM timers WHERE system = 'TPF1' AND name = 'ztpf-mq-monitor'")
+        assert due.fetchone()[0] > now  # it ran, and is due again later
+
+
+def test_own_changes_to_the_systems_are_seen_at_once(session: Session) -> None:
+    assert session.execute("ZMQSC DEFINE QL-FIRST").status == "ok"
+    with session.store.transaction() as tx:
+        system = tx.get_system("TPF1")
+        assert system is not None
+        tx.put_system(SystemRecord("TPF1", "ztpf", {**system.attrs, "processor": "Q"}, system.position))
+    assert "CPU-Q " in session.execute("ZMQSC DEFINE QL-SECOND").lines[0]
+
+
+def test_a_new_local_queue_is_numbered_in_its_insert(session: Session) -> None:
+    store = session.store
+    with store.transaction() as tx:
+        highest = tx.conn.execute("SELECT max(id) >> 44 FROM messages").fetchone()[0]
+        tx.put_object(ObjectRecord("TPF1", "QL", "NUMBERED", {}, {}, 1.0, 1.0))
+        tx.put_object(ObjectRecord("CSQ1", "QLOCAL", "NUMBERED", {}, {}, 1.0, 1.0))
+        tx.put_object(ObjectRecord("TPF1", "QA", "NOT.A.QUEUE", {"TARGQ": "NUMBERED"}, {}, 1.0, 1.0))
+        first = runs.queue_key(tx.conn, "TPF1", "NUMBERED")
+        second = runs.queue_key(tx.conn, "CSQ1", "NUMBERED")
+        assert (first, second) == (highest + 1, highest + 2)
+        head = tx.conn.execute("SELECT queue, depth, next_seq FROM messages WHERE id = ?", (runs.head_id(second),))
+        assert head.fetchone() == ("NUMBERED", 0, 1)
+        alias = tx.conn.execute("SELECT qkey FROM objects WHERE type = 'QA' AND name = 'NOT.A.QUEUE'").fetchone()
+        assert alias == (None,)
+        # Written again whole (ALTER, apply): the queue keeps its number and head row.
+        tx.put_object(ObjectRecord("TPF1", "QL", "NUMBERED", {"MAXDEPTH": 5}, {}, 1.0, 2.0))
+        assert runs.queue_key(tx.conn, "TPF1", "NUMBERED") == first
+        heads = tx.conn.execute("SELECT count(*) FROM messages WHERE id >= ? AND id < ?", runs.span(first))
+        assert heads.fetchone()[0] == 1
