@@ -134,7 +134,34 @@ SCHEMA_VERSION = 19  # the highest migration number; checked by a test against m
 def _dumps(value: dict[str, Any]) -> str:
     if not value:
         return "{}"  # what json.dumps writes for an empty dict (a queue's status), without it
-    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+    return _encode(value)
+
+
+# json.dumps(value, sort_keys=True, separators=(",", ":")) without making its encoder each time.
+_encode = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
+
+
+# Attribute texts decoded before (the JSON text itself is the key, so a change of it by
+# anyone is a new key): a system's settings and a queue manager's attributes are read by
+# every command, the same text again and again. Kept only for a dict of plain values,
+# handed out as a copy (a caller may change what it got); bounded.
+_DECODED: dict[str, dict[str, Any]] = {}
+_DECODED_MAX = 64
+_DECODED_LONGEST = 16384
+_PLAIN = frozenset((str, int, float, bool, type(None)))
+
+
+def _decoded(text: str) -> Any:
+    """json.loads(text), from _DECODED when it was decoded before."""
+    found = _DECODED.get(text)
+    if found is not None:
+        return found.copy()
+    value = json.loads(text)
+    if type(value) is dict and len(text) <= _DECODED_LONGEST and all(type(v) in _PLAIN for v in value.values()):
+        if len(_DECODED) >= _DECODED_MAX:
+            _DECODED.clear()
+        _DECODED[text] = value.copy()
+    return value
 
 
 class Store:
@@ -519,13 +546,13 @@ class Transaction:
     # -- systems --------------------------------------------------------------
     def systems(self) -> list[SystemRecord]:
         rows = self.conn.execute("SELECT name, platform, attrs, position FROM systems ORDER BY position, name")
-        return [SystemRecord(r[0], r[1], json.loads(r[2]), r[3]) for r in rows]
+        return [SystemRecord(r[0], r[1], _decoded(r[2]), r[3]) for r in rows]
 
     def get_system(self, name: str) -> SystemRecord | None:
         row = self.conn.execute(
             "SELECT name, platform, attrs, position FROM systems WHERE name = ?", (name,)
         ).fetchone()
-        return None if row is None else SystemRecord(row[0], row[1], json.loads(row[2]), row[3])
+        return None if row is None else SystemRecord(row[0], row[1], _decoded(row[2]), row[3])
 
     def put_system(self, system: SystemRecord) -> None:
         if system.position == 0:
@@ -552,7 +579,7 @@ class Transaction:
         ).fetchone()
         if row is None:
             return None
-        return ObjectRecord(system, type_, name, json.loads(row[0]), json.loads(row[1]), row[2], row[3])
+        return ObjectRecord(system, type_, name, _decoded(row[0]), _decoded(row[1]), row[2], row[3])
 
     def get_status(self, system: str, type_: str, name: str) -> dict[str, Any] | None:
         """The run-time status of an object (None: no such object), without reading its
@@ -577,6 +604,18 @@ class Transaction:
             "SELECT 1 FROM objects WHERE system = ? AND type = ? AND name = ?", (system, type_, name)
         ).fetchone()
         return row is not None
+
+    def first_object(self, system: str, type_: str) -> ObjectRecord | None:
+        """The first object of a type in name order (a system's queue manager), None
+        when there is none: objects(system, type_)[0] without reading the others."""
+        row = self.conn.execute(
+            f"SELECT name, attrs, status, created, altered FROM objects INDEXED BY {PRIMARY_KEY_INDEX} "
+            "WHERE system = ? AND type = ? ORDER BY name LIMIT 1",
+            (system, type_),
+        ).fetchone()
+        if row is None:
+            return None
+        return ObjectRecord(system, type_, row[0], _decoded(row[1]), _decoded(row[2]), row[3], row[4])
 
     def objects(self, system: str, type_: str | None = None, pattern: str | None = None) -> list[ObjectRecord]:
         """Objects of a system, by type, optionally matching a generic name (`PAY*`, `*`)."""

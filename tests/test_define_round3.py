@@ -111,3 +111,33 @@ def test_a_new_local_queue_is_numbered_in_its_insert(session: Session) -> None:
         assert runs.queue_key(tx.conn, "TPF1", "NUMBERED") == first
         heads = tx.conn.execute("SELECT count(*) FROM messages WHERE id >= ? AND id < ?", runs.span(first))
         assert heads.fetchone()[0] == 1
+
+
+def test_decoded_attributes_are_copies_and_follow_the_stored_text(session: Session) -> None:
+    """A queue manager's attributes are decoded once per text: what a caller changes in
+    its copy is not seen by the next reader, a list inside is never shared, and a change
+    by another connection is read at once."""
+    store = session.store
+    with store.transaction(write=False) as tx:
+        manager = tx.first_object("TPF1", "QMGR")
+        assert manager is not None and manager == tx.objects("TPF1", "QMGR")[0]
+        manager.attrs["MAXMSGL"] = -1
+        again = tx.first_object("TPF1", "QMGR")
+        assert again is not None and again.attrs["MAXMSGL"] != -1
+        assert tx.first_object("TPF1", "NOSUCH") is None
+    with store.transaction() as tx:
+        tx.put_object(ObjectRecord("TPF1", "QA", "LISTED", {"TARGQ": "X", "LIST": ["A"]}, {}, 1.0, 1.0))
+        first = tx.get_object("TPF1", "QA", "LISTED")
+        assert first is not None
+        first.attrs["LIST"].append("B")
+        second = tx.get_object("TPF1", "QA", "LISTED")
+        assert second is not None and second.attrs["LIST"] == ["A"]
+    other = Store.open(store.path.parent)
+    try:
+        with other.transaction() as tx:
+            tx.conn.execute("UPDATE objects SET attrs = json_set(attrs, '$.MAXMSGL', 1234) WHERE type = 'QMGR'")
+    finally:
+        other.close()
+    with store.transaction(write=False) as tx:
+        changed = tx.first_object("TPF1", "QMGR")
+        assert changed is not None and changed.attrs["MAXMSGL"] == 1234
