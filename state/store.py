@@ -132,13 +132,28 @@ SCHEMA_VERSION = 19  # the highest migration number; checked by a test against m
 
 
 def _dumps(value: dict[str, Any]) -> str:
+    """json.dumps(value, sort_keys=True, separators=(",", ":")), from _ENCODED when a
+    dict of the same keys and values (of the same types) was written before: every
+    DEFINE that takes the defaults writes the same attributes."""
     if not value:
         return "{}"  # what json.dumps writes for an empty dict (a queue's status), without it
-    return _encode(value)
+    types = (*map(type, value), *map(type, value.values()))
+    if not _ENCODABLE.issuperset(types):
+        return _encode(value)  # a list, a float (0.0 == -0.0), a subclass: not kept
+    key = (tuple(value.items()), types)
+    found = _ENCODED.get(key)
+    if found is None:
+        found = _encode(value)
+        if len(_ENCODED) >= _ENCODED_MAX:
+            _ENCODED.clear()
+        _ENCODED[key] = found
+    return found
 
 
-# json.dumps(value, sort_keys=True, separators=(",", ":")) without making its encoder each time.
-_encode = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
+_encode = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode  # made once, not per call
+_ENCODABLE = frozenset((str, int, bool, type(None)))  # equal values of these types write the same text
+_ENCODED: dict[tuple[tuple[tuple[str, Any], ...], tuple[type, ...]], str] = {}
+_ENCODED_MAX = 64
 
 
 # Attribute texts decoded before (the JSON text itself is the key, so a change of it by

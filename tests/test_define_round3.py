@@ -4,6 +4,7 @@ queue numbered in the INSERT of its definition. Each keeps the answers it gave."
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -141,3 +142,16 @@ def test_decoded_attributes_are_copies_and_follow_the_stored_text(session: Sessi
     with store.transaction(write=False) as tx:
         changed = tx.first_object("TPF1", "QMGR")
         assert changed is not None and changed.attrs["MAXMSGL"] == 1234
+
+
+@pytest.mark.parametrize(
+    "value",
+    [{"A": True}, {"A": 1}, {"A": 1.0}, {"A": -0.0}, {"A": 0.0}, {"B": None, "A": "x"}, {"A": [1]}, {"A": {"B": 1}}],
+)
+def test_attributes_are_written_as_json_dumps_writes_them(value: dict[str, object]) -> None:
+    """Written from the texts kept by keys and typed values: the same text as json.dumps,
+    for values equal across types (True == 1 == 1.0, 0.0 == -0.0) too."""
+    from mqtool.state.store import _dumps
+
+    for _ in range(2):  # the second time from what was kept, where it was kept
+        assert _dumps(dict(value)) == json.dumps(value, sort_keys=True, separators=(",", ":"))
