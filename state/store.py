@@ -426,6 +426,18 @@ _PUT_QUEUE = (
 )
 
 
+_FIND_SQL: dict[int, str] = {}
+
+
+def _find_sql(count: int) -> str:
+    """The query of Transaction.find_object for `count` types: one lookup each, in order."""
+    sql = _FIND_SQL.get(count)
+    if sql is None:
+        one = "SELECT type, attrs, status, created, altered FROM objects WHERE system = ? AND type = ? AND name = ?"
+        sql = _FIND_SQL[count] = " UNION ALL ".join([one] * count)
+    return sql
+
+
 def _records(system: str, rows: Iterable[Any]) -> list[ObjectRecord]:
     """Object records from rows of (type, name, attrs, status, created, altered, ...)."""
     return [ObjectRecord(system, r[0], r[1], json.loads(r[2]), json.loads(r[3]), r[4], r[5]) for r in rows]
@@ -689,14 +701,13 @@ class Transaction:
                 if record is not None:
                     return record
             return None
-        rows = self.conn.execute(
-            f"SELECT type, attrs, status, created, altered FROM objects INDEXED BY {PRIMARY_KEY_INDEX} "
-            f"WHERE system = ? AND type IN ({','.join('?' * len(types))}) AND name = ?",
-            (system, *types, name),
-        ).fetchall()
-        if not rows:
+        # One lookup per type in one statement: `type IN (...)` would build a table of
+        # the types at every run (3.0 us against 7.5 us for three types).
+        rows = self.conn.execute(_find_sql(len(types)), [value for type_ in types for value in (system, type_, name)])
+        found = rows.fetchall()
+        if not found:
             return None
-        row = min(rows, key=lambda found: types.index(found[0]))  # the first of `types` that has it
+        row = min(found, key=lambda each: types.index(each[0]))  # the first of `types` that has it
         return ObjectRecord(system, row[0], name, json.loads(row[1]), json.loads(row[2]), row[3], row[4])
 
     def put_object(self, record: ObjectRecord) -> None:
