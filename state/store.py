@@ -158,9 +158,10 @@ _ENCODED_MAX = 64
 
 # Attribute texts decoded before (the JSON text itself is the key, so a change of it by
 # anyone is a new key): a system's settings and a queue manager's attributes are read by
-# every command, the same text again and again. Kept only for a dict of plain values,
-# handed out as a copy (a caller may change what it got); bounded.
-_DECODED: dict[str, dict[str, Any]] = {}
+# every command, the same text again and again. Kept only for a dict of plain values and
+# lists of plain values, handed out as a copy with its lists copied (a caller may change
+# what it got); bounded.
+_DECODED: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {}
 _DECODED_MAX = 64
 _DECODED_LONGEST = 16384
 _PLAIN = frozenset((str, int, float, bool, type(None)))
@@ -170,12 +171,24 @@ def _decoded(text: str) -> Any:
     """json.loads(text), from _DECODED when it was decoded before."""
     found = _DECODED.get(text)
     if found is not None:
-        return found.copy()
+        value, lists = found
+        copy = value.copy()
+        for key in lists:
+            copy[key] = copy[key].copy()
+        return copy
     value = json.loads(text)
-    if type(value) is dict and len(text) <= _DECODED_LONGEST and all(type(v) in _PLAIN for v in value.values()):
-        if len(_DECODED) >= _DECODED_MAX:
-            _DECODED.clear()
-        _DECODED[text] = value.copy()
+    if type(value) is dict and len(text) <= _DECODED_LONGEST:
+        lists = tuple(key for key, item in value.items() if type(item) is list)
+        plain = _PLAIN.issuperset(type(item) for key, item in value.items() if key not in lists) and all(
+            _PLAIN.issuperset(map(type, value[key])) for key in lists
+        )
+        if plain:
+            if len(_DECODED) >= _DECODED_MAX:
+                _DECODED.clear()
+            kept = value.copy()
+            for key in lists:
+                kept[key] = kept[key].copy()
+            _DECODED[text] = (kept, lists)
     return value
 
 
@@ -614,7 +627,7 @@ class Transaction:
         row = self.conn.execute(
             "SELECT status FROM objects WHERE system = ? AND type = ? AND name = ?", (system, type_, name)
         ).fetchone()
-        return None if row is None else dict(json.loads(row[0]))
+        return None if row is None else dict(_decoded(row[0]))
 
     def status_and(self, system: str, type_: str, name: str, attribute: str) -> tuple[dict[str, Any], Any] | None:
         """The run-time status of an object and the value of one of its attributes
@@ -623,7 +636,7 @@ class Transaction:
             "SELECT status, json_extract(attrs, ?) FROM objects WHERE system = ? AND type = ? AND name = ?",
             ("$." + attribute, system, type_, name),
         ).fetchone()
-        return None if row is None else (dict(json.loads(row[0])), row[1])
+        return None if row is None else (dict(_decoded(row[0])), row[1])
 
     def has_object(self, system: str, type_: str, name: str) -> bool:
         """Whether the object exists, without reading it."""
