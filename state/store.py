@@ -50,8 +50,12 @@ REFERENCE_ATTRIBUTES: dict[str, str] = {
     "XMITQ": "type IN ('QR', 'CHL', 'QREMOTE', 'CHANNEL')",
     "STGCLASS": "type IN ('QLOCAL', 'QMODEL')",
     "PSID": "type = 'STGCLASS'",
-    "MAXMSGL": "type = 'QL'",
+    "MAXMSGL": "type = 'QL' AND json_extract(attrs, '$.MAXMSGL') <> 4194304",  # MAXMSGL_UNINDEXED
 }
+# z/TPF's default MAXMSGL (the queue manager's, which its local queues inherit): the index
+# of MAXMSGL leaves out the local queues that have it (migration 0019), so that a DEFINE
+# that takes it writes one page fewer; Transaction.first_at_maxmsgl finds those.
+MAXMSGL_UNINDEXED = 4194304
 
 
 class StoreError(Exception):
@@ -693,6 +697,18 @@ class Transaction:
         without the attribute (edited by hand) is not found."""
         sql, args = _where(system, keyword, value, types, above, "type, name, attrs, status, created, altered")
         return _records(system, self.conn.execute(sql, args))
+
+    def first_at_maxmsgl(self, system: str, value: int) -> str | None:
+        """The first z/TPF local queue by name whose MAXMSGL is `value` (None: none), read
+        in name order, without an index: for MAXMSGL_UNINDEXED, which the index of
+        MAXMSGL leaves out. A queue manager's own queues take its MAXMSGL, so the
+        first queue usually has it."""
+        row = self.conn.execute(
+            f"SELECT name FROM objects INDEXED BY {PRIMARY_KEY_INDEX} WHERE system = ? AND type = 'QL' "
+            "AND json_extract(attrs, '$.MAXMSGL') = ? ORDER BY name LIMIT 1",
+            (system, value),
+        ).fetchone()
+        return None if row is None else str(row[0])
 
     def names_where(
         self, system: str, keyword: str, value: str | int, types: tuple[str, ...] | None = None

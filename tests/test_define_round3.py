@@ -155,3 +155,47 @@ def test_attributes_are_written_as_json_dumps_writes_them(value: dict[str, objec
 
     for _ in range(2):  # the second time from what was kept, where it was kept
         assert _dumps(dict(value)) == json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+@pytest.mark.parametrize(
+    ("queues", "limit"),
+    [
+        ({}, 1000),  # only the queue manager's own queues, at the default
+        ({"AAA": 5000}, 1000),  # one below the system queues by name
+        ({"AAA": 500, "ZZZ": 8000000}, 1000),
+        ({"AAA": 500, "ZZZ": 8000000}, 5000000),  # above the default: only the index answers
+        ({"AAA": 500, "BBB": 900}, 104857600),  # raising: nothing above
+        ({"AAA": 500, "ZZZ": 8000000}, 4194304),  # to the default itself
+    ],
+)
+def test_a_lower_queue_manager_maxmsgl_names_the_first_queue_above_it(
+    session: Session, queues: dict[str, int], limit: int
+) -> None:
+    """The local queues at the default MAXMSGL are not in the index of MAXMSGL: the
+    refusal still names the first queue by name above the new value, as reading every
+    queue would."""
+    assert session.execute("ZMQSC ALTER QMGR MAXMSGL-104857600").status == "ok"
+    for name, maxmsgl in queues.items():
+        assert session.execute(f"ZMQSC DEFINE QL-{name} MAXMSGL-{maxmsgl}").status == "ok"
+    assert session.execute("ZMQSC DEFINE QL-DEFAULTED").status == "ok"  # 104857600 from the queue manager
+    assert session.execute("ZMQSC ALTER QL-DEFAULTED MAXMSGL-4194304").status == "ok"
+    with session.store.transaction(write=False) as tx:
+        everyone = sorted((queue.name, int(queue.attrs["MAXMSGL"])) for queue in tx.objects("TPF1", "QL"))
+    above = [(name, value) for name, value in everyone if value > limit]
+    outcome = session.execute(f"ZMQSC ALTER QMGR MAXMSGL-{limit}")
+    if above:
+        name, value = above[0]
+        assert outcome.status != "ok" and f"QL-{name}" in "\n".join(outcome.lines) and str(value) in outcome.lines[1]
+    else:
+        assert outcome.status == "ok", outcome.lines
+
+
+def test_queues_at_the_default_maxmsgl_are_left_out_of_its_index(session: Session) -> None:
+    assert session.execute("ZMQSC ALTER QMGR MAXMSGL-104857600").status == "ok"
+    for line in ("ZMQSC DEFINE QL-AT.DEFAULT MAXMSGL-4194304", "ZMQSC DEFINE QL-OTHER MAXMSGL-100"):
+        assert session.execute(line).status == "ok"
+    with session.store.transaction(write=False) as tx:
+        indexed = tx.names_where("TPF1", "MAXMSGL", 100, ("QL",))
+        assert indexed == ["OTHER"]
+        assert tx.names_where("TPF1", "MAXMSGL", 4194304, ("QL",)) == []
+        assert tx.first_at_maxmsgl("TPF1", 4194304) == "AT.DEFAULT"

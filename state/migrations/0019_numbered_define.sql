@@ -37,3 +37,13 @@ BEGIN
                                     sweep_mark, ckpt_mark, hi_warned)
     VALUES (new.qkey << 44, '', new.name, 0, x'', x'', 0, 0, 0, 0, x'', 0, 0, 0, 1, 0, 0, 0);
 END;
+
+-- A z/TPF local queue whose MAXMSGL is 4194304 (the queue manager's default, which its
+-- queues inherit) is no longer in the index of MAXMSGL, so that a DEFINE that takes it
+-- writes one page fewer. The rule that needs the index (ALTER QMGR MAXMSGL may not go
+-- below a local queue's) reads the queues above the new value through the index, and,
+-- when the new value is below 4194304, the first queue at 4194304 by name
+-- (commands/ztpf_mq/rules.py).
+DROP INDEX objects_by_maxmsgl;
+CREATE INDEX objects_by_maxmsgl ON objects (system, json_extract(attrs, '$.MAXMSGL'))
+    WHERE type = 'QL' AND json_extract(attrs, '$.MAXMSGL') <> 4194304;
