@@ -42,9 +42,10 @@ WATCHED = ("systems", "timers")  # tables whose changes Store.generation() repor
 # Attributes that name other objects, each with a partial index on its value (migration
 # 0007) that holds the object types with that attribute, and the WHERE of that index:
 # Transaction.objects_where repeats it in its query, as SQLite needs to use a partial
-# index, so it finds objects of those types only.
+# index, so it finds objects of those types only. Two leave out a value (migration 0019):
+# STREAMQ blank (nobody asks which queues stream to none) and MAXMSGL_UNINDEXED.
 REFERENCE_ATTRIBUTES: dict[str, str] = {
-    "STREAMQ": "type IN ('QLOCAL', 'QMODEL')",
+    "STREAMQ": "type IN ('QLOCAL', 'QMODEL') AND json_extract(attrs, '$.STREAMQ') <> ''",
     "TARGET": "type = 'QALIAS'",
     "TARGQ": "type = 'QA'",
     "XMITQ": "type IN ('QR', 'CHL', 'QREMOTE', 'CHANNEL')",

@@ -199,3 +199,15 @@ def test_queues_at_the_default_maxmsgl_are_left_out_of_its_index(session: Sessio
         assert indexed == ["OTHER"]
         assert tx.names_where("TPF1", "MAXMSGL", 4194304, ("QL",)) == []
         assert tx.first_at_maxmsgl("TPF1", 4194304) == "AT.DEFAULT"
+
+
+def test_queues_without_a_streaming_queue_are_left_out_of_its_index(session: Session) -> None:
+    for line in ("-CSQ1 DEFINE QLOCAL(TARGET.Q)", "-CSQ1 DEFINE QLOCAL(SOURCE.Q) STREAMQ(TARGET.Q)"):
+        assert session.execute(line).status == "ok"
+    with session.store.transaction(write=False) as tx:
+        assert tx.names_where("CSQ1", "STREAMQ", "TARGET.Q") == ["SOURCE.Q"]
+        assert tx.names_where("CSQ1", "STREAMQ", "") == []
+        entries = tx.conn.execute("SELECT count(*) FROM objects INDEXED BY objects_by_streamq WHERE system = 'CSQ1' "
+                                  "AND json_extract(attrs, '$.STREAMQ') > '' AND type IN ('QLOCAL', 'QMODEL') "
+                                  "AND json_extract(attrs, '$.STREAMQ') <> ''").fetchone()[0]  # fmt: skip
+        assert entries == 1

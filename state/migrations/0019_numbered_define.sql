@@ -47,3 +47,10 @@ END;
 DROP INDEX objects_by_maxmsgl;
 CREATE INDEX objects_by_maxmsgl ON objects (system, json_extract(attrs, '$.MAXMSGL'))
     WHERE type = 'QL' AND json_extract(attrs, '$.MAXMSGL') <> 4194304;
+
+-- A z/OS queue without a streaming queue (STREAMQ blank, the default) is no longer in the
+-- index of STREAMQ: the rules only ever ask which queues stream to a named queue, never
+-- which stream to none. A DEFINE QLOCAL that takes the default writes one page fewer.
+DROP INDEX objects_by_streamq;
+CREATE INDEX objects_by_streamq ON objects (system, json_extract(attrs, '$.STREAMQ'))
+    WHERE type IN ('QLOCAL', 'QMODEL') AND json_extract(attrs, '$.STREAMQ') <> '';
