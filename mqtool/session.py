@@ -385,13 +385,17 @@ class Session:
             # serving process to store its counts, which needs the lock).
             before(self, target, checked)
         with self.store.transaction(write=checked.verb.writes) as tx:
+            system = None
             if self._confirm is not None:
                 # The command started without a tick (execute): in its own transaction,
-                # the store must still be at the generation it assumed.
+                # the store must still be at the generation it assumed; then the systems
+                # read at that generation are what the store holds now.
                 if self.store.generation() != self._confirm:
                     raise _Stale
                 self._confirm = None
-            system = tx.get_system(target.name) or target
+                system = _own_copy(target)
+            if system is None:
+                system = tx.get_system(target.name) or target
             context = Context(self, tx, system, table, self.clock)
             response = handler.handle(context, checked)
             if not response.ok:
@@ -410,6 +414,20 @@ class Session:
             offset = display_offset(system) if system is not None else timedelta(0)
             rendered = render(response, system, self.clock.local(offset))
         return Outcome(lines=rendered, status=response.status, system=system.name if system else "", response=response)
+
+
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def _own_copy(system: SystemRecord) -> SystemRecord | None:
+    """A copy of a system record of the session's (shared) list for one command, which
+    may change its settings; None when a setting holds a dict or a list (read the
+    store's own then)."""
+    attrs = system.attrs
+    for value in attrs.values():
+        if type(value) not in _PLAIN:
+            return None
+    return SystemRecord(system.name, system.platform, dict(attrs), system.position)
 
 
 class _Stale(Exception):
