@@ -12,8 +12,9 @@
 
 DROP TRIGGER engine_queue_defined;
 
--- A new local queue without a number: its number (as migration 0017 gave it), then its head row.
-CREATE TRIGGER engine_queue_defined AFTER INSERT ON objects WHEN new.type IN ('QL', 'QLOCAL') AND new.qkey IS NULL
+-- A new local queue: its number when the INSERT gave none (as migration 0017 gave it; the
+-- UPDATE does nothing when new.qkey is set), then its head row.
+CREATE TRIGGER engine_queue_defined AFTER INSERT ON objects WHEN new.type IN ('QL', 'QLOCAL')
 BEGIN
     UPDATE objects SET qkey = (
         SELECT CASE WHEN coalesce(max(id) >> 44, 0) < 524287 THEN coalesce(max(id) >> 44, 0) + 1
@@ -21,21 +22,13 @@ BEGIN
                           WHERE f.qkey IS NOT NULL
                             AND f.qkey + 1 NOT IN (SELECT qkey FROM objects WHERE qkey IS NOT NULL)) END
         FROM messages)
-    WHERE system = new.system AND type = new.type AND name = new.name AND qkey IS NULL;
+    WHERE new.qkey IS NULL AND system = new.system AND type = new.type AND name = new.name AND qkey IS NULL;
     INSERT OR IGNORE INTO messages (id, system, queue, priority, msgid, correlid, persistent, put_time,
                                     original_length, stored_length, payload, depth, held_swbs, compressed, next_seq,
                                     sweep_mark, ckpt_mark, hi_warned)
-    SELECT qkey << 44, '', new.name, 0, x'', x'', 0, 0, 0, 0, x'', 0, 0, 0, 1, 0, 0, 0
-    FROM objects WHERE system = new.system AND type = new.type AND name = new.name;
-END;
-
--- A new local queue numbered by its INSERT: its head row only.
-CREATE TRIGGER engine_queue_numbered AFTER INSERT ON objects WHEN new.type IN ('QL', 'QLOCAL') AND new.qkey IS NOT NULL
-BEGIN
-    INSERT OR IGNORE INTO messages (id, system, queue, priority, msgid, correlid, persistent, put_time,
-                                    original_length, stored_length, payload, depth, held_swbs, compressed, next_seq,
-                                    sweep_mark, ckpt_mark, hi_warned)
-    VALUES (new.qkey << 44, '', new.name, 0, x'', x'', 0, 0, 0, 0, x'', 0, 0, 0, 1, 0, 0, 0);
+    VALUES (coalesce(new.qkey, (SELECT qkey FROM objects WHERE system = new.system AND type = new.type
+                                                          AND name = new.name)) << 44,
+            '', new.name, 0, x'', x'', 0, 0, 0, 0, x'', 0, 0, 0, 1, 0, 0, 0);
 END;
 
 -- A z/TPF local queue whose MAXMSGL is 4194304 (the queue manager's default, which its
