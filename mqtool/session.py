@@ -115,6 +115,13 @@ class Session:
         # once (MQT0712W); the command itself goes on, so a reading command works.
         self.deferred: str | None = None
         self.notify: Callable[[str], None] | None = None
+        # The generation at which the last tick found no timer due before _quiet_until,
+        # nobody holding a subscription, and the systems read (None: not known). While
+        # the store stays at it, a command need not look before it starts: its own
+        # transaction confirms it (_confirm) and, if the store moved, starts it again
+        # the whole way (_Stale). A command's first read of the store is then its BEGIN.
+        self._settled: tuple[int, int] | None = None
+        self._confirm: tuple[int, int] | None = None  # the generation the running command assumes
 
     def close(self) -> None:
         """The session ends: the subscriptions it holds (`.subscribe`) are closed, so the
@@ -166,8 +173,43 @@ class Session:
             return Outcome()
         if line.upper() in LEAVE_WORDS:
             return Outcome(leave=True)
+        settled = self._settled
+        if settled is not None and not check_only and line[0] != "." and self._still(settled):
+            # Nothing to tick while the store stays at `settled`: the command runs on what
+            # was read then, and its transaction checks the store did not move (_run); a
+            # command that ends without one checks afterwards. Either way, when it moved,
+            # nothing was written and the command runs again after the tick.
+            self._confirm = settled
+            try:
+                outcome = self._line(line, check_only, list(self._systems))
+                if self._confirm is None or self.store.generation() == settled:
+                    return outcome
+            except _Stale:
+                pass
+            finally:
+                self._confirm = None
         # The generation the tick read (or left), so that systems() need not read it again.
-        systems = self.systems(None if check_only else self._tick()[1])
+        generation = None if check_only else self._tick()[1]
+        systems = self.systems(generation)
+        if generation is not None:
+            from mqtool.engine import tick
+
+            quiet = generation == self._quiet_generation and tick.nobody_subscribed(self.store, generation)
+            self._settled = generation if quiet else None
+        return self._line(line, check_only, systems)
+
+    def _still(self, settled: tuple[int, int]) -> bool:
+        """Whether, as far as this process knows without asking the store, a tick now
+        would find what it found at `settled`: no timer due yet, the systems read then,
+        and no change by this connection to the timers or systems since."""
+        return (
+            self.clock.timestamp() < self._quiet_until
+            and settled == self._quiet_generation == self._systems_generation
+            and settled[1] == self.store.own_changes
+        )
+
+    def _line(self, line: str, check_only: bool, systems: list[SystemRecord]) -> Outcome:
+        """One line after the tick, on the systems of the complex."""
         current = self.current_system(systems)
         if current is not None and current.platform == "zos":
             self.last_zos = current.name  # used while current (even if switched away next)
@@ -337,11 +379,23 @@ class Session:
         handler = _module(f"mqtool.commands.{dialect}.{checked.verb.module}")
         before = getattr(handler, "before_transaction", None)
         if before is not None:
+            if self._confirm is not None:
+                raise _Stale  # not run before the store is known to be where it was
             # Work that must not hold the store's lock (ZHTPS STATS waits for the
             # serving process to store its counts, which needs the lock).
             before(self, target, checked)
         with self.store.transaction(write=checked.verb.writes) as tx:
-            system = tx.get_system(target.name) or target
+            system = None
+            if self._confirm is not None:
+                # The command started without a tick (execute): in its own transaction,
+                # the store must still be at the generation it assumed; then the systems
+                # read at that generation are what the store holds now.
+                if self.store.generation() != self._confirm:
+                    raise _Stale
+                self._confirm = None
+                system = _own_copy(target)
+            if system is None:
+                system = tx.get_system(target.name) or target
             context = Context(self, tx, system, table, self.clock)
             response = handler.handle(context, checked)
             if not response.ok:
@@ -360,6 +414,25 @@ class Session:
             offset = display_offset(system) if system is not None else timedelta(0)
             rendered = render(response, system, self.clock.local(offset))
         return Outcome(lines=rendered, status=response.status, system=system.name if system else "", response=response)
+
+
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def _own_copy(system: SystemRecord) -> SystemRecord | None:
+    """A copy of a system record of the session's (shared) list for one command, which
+    may change its settings; None when a setting holds a dict or a list (read the
+    store's own then)."""
+    attrs = system.attrs
+    for value in attrs.values():
+        if type(value) not in _PLAIN:
+            return None
+    return SystemRecord(system.name, system.platform, dict(attrs), system.position)
+
+
+class _Stale(Exception):
+    """The store moved while a command ran without a tick first (Session.execute): its
+    transaction rolls back, nothing written, and the command starts again."""
 
 
 _MODULES: dict[str, ModuleType] = {}

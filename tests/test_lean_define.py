@@ -10,7 +10,7 @@ from pathlib import Path
 from mqtool.clock import Clock
 from mqtool.complex import ensure_complex
 from mqtool.session import Session
-from mqtool.state import Store
+from mqtool.state import SCHEMA_VERSION, Store
 from mqtool.state import messages as runs
 from tests.conftest import MQ
 from tests.store_versions import store_at
@@ -124,7 +124,7 @@ def test_migration_17_keeps_queues_marks_messages_and_counters(tmp_path: Path) -
     store = Store.open(tmp_path)
     try:
         conn = store.conn
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == 17
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION  # 17, and those after it
         assert dict(conn.execute("SELECT queue, qkey FROM queue_marks").fetchall()) == marks
         assert conn.execute("SELECT ckpt_mark, hi_warned FROM queue_marks WHERE queue = 'Q2'").fetchone() == (7, 1)
         assert conn.execute("SELECT depth, next_seq FROM queue_figures WHERE queue = 'Q2'").fetchone() == (1, 2)

@@ -171,8 +171,7 @@ def wrong_system(
 
 
 def qmgr(tx: Transaction, system: SystemRecord) -> ObjectRecord | None:
-    found = tx.objects(system.name, "QMGR")
-    return found[0] if found else None
+    return tx.first_object(system.name, "QMGR")
 
 
 def defaults_for(table: Table, obj: str, manager: ObjectRecord | None) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from typing import Any
 
 from mqtool.response import SYNTAX, Response
 from mqtool.state import ObjectRecord, SystemRecord, Transaction
+from mqtool.state.store import MAXMSGL_UNINDEXED
 from mqtool.validate import Request
 
 from . import QUEUE_TYPES, SYSTEM_QUEUES, failure, find_queue, qmgr
@@ -50,14 +51,28 @@ def check(
     return None
 
 
+def _first_above(tx: Transaction, system: SystemRecord, limit: int) -> tuple[str, Any] | None:
+    """The first local queue by name whose MAXMSGL is above `limit`, with that MAXMSGL:
+    through the index of MAXMSGL, which leaves out the queues at MAXMSGL_UNINDEXED (read
+    apart, when that is above `limit`)."""
+    found = [(queue.name, queue.attrs["MAXMSGL"]) for queue in tx.objects_where(
+        system.name, "MAXMSGL", limit, ("QL",), above=True)[:1]]  # fmt: skip
+    if limit < MAXMSGL_UNINDEXED:
+        name = tx.first_at_maxmsgl(system.name, MAXMSGL_UNINDEXED)
+        if name is not None:
+            found.append((name, MAXMSGL_UNINDEXED))
+    return min(found) if found else None
+
+
 def _check_qmgr(
     tx: Transaction, system: SystemRecord, name: str, attrs: dict[str, Any], given: list[str]
 ) -> Response | None:
     if "MAXMSGL" in given:
         # The queue manager's MAXMSGL bounds every local queue's (spec section 2).
         limit = int(attrs["MAXMSGL"])
-        for queue in tx.objects_where(system.name, "MAXMSGL", limit, ("QL",), above=True)[:1]:
-            return failure("MQSC0038E", value=limit, object="QL", name=queue.name, queue_value=queue.attrs["MAXMSGL"])
+        above = _first_above(tx, system, limit)
+        if above is not None:
+            return failure("MQSC0038E", value=limit, object="QL", name=above[0], queue_value=above[1])
     if "DEADQ" in given and tx.get_object(system.name, "QMGR", name) is not None:
         deadq = str(attrs["DEADQ"])
         queue = find_queue(tx, system, deadq)

@@ -44,6 +44,12 @@ def reap_subscribers(store: Store, generation: tuple[int, int] | None = None) ->
     return reap(store, platforms.model)
 
 
+def nobody_subscribed(store: Store, generation: tuple[int, int]) -> bool:
+    """Whether reap_subscribers found nobody holding a subscription at `generation`
+    (so that, while the store stays at it, it would read nothing and reap nothing)."""
+    return _NOBODY.get(store) == generation
+
+
 def tick(store: Store, clock: Clock, now: float) -> int:
     """Runs every due timer up to `now`, oldest first; returns how many runs happened.
     Subscriptions whose holders have ended are cleaned up first."""
