@@ -45,6 +45,19 @@ DAMAGE: dict[str, tuple[str, str]] = {
     "put-time-as-text": ("put_time = 'yesterday'", "its put time or expiry is not a time"),
     "expiry-as-text": ("expiry = 'soon'", "its put time or expiry is not a time"),
     "negative-swbs": ("swbs = -1", "its storage units (SWBs, pages) -1 are not a count"),
+    # The get's SQL checks the row's types by comparisons (core/handle.py, _SOUND): a
+    # REAL, a text or a NULL where an integer belongs is found as damage() finds it.
+    "priority-real": ("priority = 4.5", "its priority 4.5 is not 0-9"),
+    "priority-as-text": ("priority = 'high'", "its priority 'high' is not 0-9"),
+    "persistence-real": ("persistent = 0.5", "its persistence 0.5 is not 0 or 1"),
+    "length-real": ("original_length = original_length + 0.5", "is not a length"),
+    "swbs-as-text": ("swbs = 'many'", "its storage units (SWBs, pages) 'many' are not a count"),
+    "checksum-real": ("checksum = checksum + 0.5", "does not match its checksum"),
+    "checksum-negative": ("checksum = -1", "does not match its checksum"),
+    "codec-as-number": ("codec = 5, checksum = NULL", "unknown compression technique '5'"),
+    "msgid-long": ("msgid = msgid || X'00'", "its message id is not 24 bytes"),
+    "expiry-as-blob": ("expiry = X'01'", "its put time or expiry is not a time"),
+    "put-time-as-blob": ("put_time = X'01'", "its put time or expiry is not a time"),
 }
 
 
@@ -184,3 +197,58 @@ def test_migration_4_checksums_the_messages_already_stored(tmp_path: Path) -> No
             assert len(messages) == 2 and all(checksum == zlib.crc32(payload) for checksum, payload in messages)
         finally:
             store.close()
+
+
+def test_a_row_the_sql_doubts_but_damage_accepts_is_delivered(tmp_path: Path, templates: dict[bool, Path]) -> None:
+    """The get's SQL check is stricter than `damage` where it packs values (swept 0 or
+    1, an integer stored length): such a row is read whole and delivered as before."""
+    state = tmp_path / "state"
+    shutil.copytree(templates[False], state)
+    store = Store.open(state)
+    try:
+        with store.transaction() as tx:
+            first_id = tx.conn.execute("SELECT min(id) FROM messages WHERE system = 'TPF1'").fetchone()[0]
+            tx.conn.execute("UPDATE messages SET swept = 2, priority = 3 WHERE id = ?", (first_id,))
+        handle = open_queue(store, Clock.from_setting(FROZEN), "TPF1", "Q1")
+        with store.transaction() as tx:
+            handle.open(tx, "get")
+            message = handle.get(tx)
+        assert message is not None and message.payload == SECRET + b" NNN"
+        assert (message.swept, message.priority, message.header) == (True, 3, {})
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("swept", [False, True])
+def test_a_got_message_has_every_field_it_was_put_with(tmp_path: Path, swept: bool) -> None:
+    """The get reads a message in packed columns (core/handle.py): each field comes back
+    as it was put, with a header, a correlation id, a priority and an expiry."""
+    clock = Clock.from_setting(FROZEN)
+    store = Store.open(tmp_path / "state")
+    try:
+        ensure_complex(store, clock.timestamp())
+        assert Session(store, clock).execute("ZMQSC DEFINE QL-Q1").status == "ok"
+        handle = open_queue(store, clock, "TPF1", "Q1")
+        correlid = bytes(range(200, 224))
+        msgid = bytes(range(24))
+        header = '{"rname": "R", "rqmname": "QM2"}'
+        options = PutOptions(True, 7, msgid, correlid, 3600.0, header)
+        with store.transaction() as tx:
+            handle.open(tx)
+            put = handle.put(tx, b"\x00payload\xff", options)
+        if swept:
+            with store.transaction() as tx:
+                tx.conn.execute("UPDATE messages SET swept = 1 WHERE id = ?", (put.row_id,))
+        with store.transaction() as tx:
+            message = handle.get(tx, browse=True)
+        assert message is not None
+        assert (message.row_id, message.msgid, message.correlid, message.priority, message.persistent) == (
+            put.row_id, msgid, correlid, 7, True,
+        )  # fmt: skip
+        assert (message.length, message.stored, message.codec, message.swept, message.expiry) == (
+            9, 9, "", swept, put.expiry,
+        )  # fmt: skip
+        assert message.header == {"rname": "R", "rqmname": "QM2"} and message.payload == b"\x00payload\xff"
+        assert message.checksum == zlib.crc32(b"\x00payload\xff") and message.put_time == clock.timestamp()
+    finally:
+        store.close()
