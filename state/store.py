@@ -42,7 +42,7 @@ WATCHED = ("systems", "timers")  # tables whose changes Store.generation() repor
 # Attributes that name other objects, each with a partial index on its value (migration
 # 0007) that holds the object types with that attribute, and the WHERE of that index:
 # Transaction.objects_where repeats it in its query, as SQLite needs to use a partial
-# index, so it finds objects of those types only. Two leave out a value (migration 0019):
+# index, so it finds objects of those types only. Two leave out a value (migration 0018):
 # STREAMQ blank (nobody asks which queues stream to none) and MAXMSGL_UNINDEXED.
 REFERENCE_ATTRIBUTES: dict[str, str] = {
     "STREAMQ": "type IN ('QLOCAL', 'QMODEL') AND json_extract(attrs, '$.STREAMQ') <> ''",
@@ -54,7 +54,7 @@ REFERENCE_ATTRIBUTES: dict[str, str] = {
     "MAXMSGL": "type = 'QL' AND json_extract(attrs, '$.MAXMSGL') <> 4194304",  # MAXMSGL_UNINDEXED
 }
 # z/TPF's default MAXMSGL (the queue manager's, which its local queues inherit): the index
-# of MAXMSGL leaves out the local queues that have it (migration 0019), so that a DEFINE
+# of MAXMSGL leaves out the local queues that have it (migration 0018), so that a DEFINE
 # that takes it writes one page fewer; Transaction.first_at_maxmsgl finds those.
 MAXMSGL_UNINDEXED = 4194304
 
@@ -133,7 +133,7 @@ def _migrations() -> list[tuple[int, str]]:
     return sorted(found)
 
 
-SCHEMA_VERSION = 19  # the highest migration number; checked by a test against migrations/
+SCHEMA_VERSION = 18  # the highest migration number; checked by a test against migrations/
 
 
 def _dumps(value: dict[str, Any]) -> str:
@@ -428,7 +428,7 @@ class Store:
 # A definition written whole; the number of a new local queue (QL, QLOCAL) is given in
 # its INSERT: the one after the highest head row's (the largest row id of `messages`),
 # or NULL when the numbers have run out (the trigger then finds a free one: migration
-# 0019). An existing queue keeps its number (ON CONFLICT does not set it).
+# 0018). An existing queue keeps its number (ON CONFLICT does not set it).
 _LOCAL_QUEUES = frozenset(("QL", "QLOCAL"))
 _UPSERT = (
     "ON CONFLICT(system, type, name) DO UPDATE SET attrs = excluded.attrs, status = excluded.status, "
@@ -742,7 +742,7 @@ class Transaction:
 
     def put_object(self, record: ObjectRecord) -> None:
         """Writes a definition whole (a new one, or over the one of that name). A new
-        local queue gets its number in the same INSERT (migration 0019)."""
+        local queue gets its number in the same INSERT (migration 0018)."""
         self.conn.execute(
             _PUT_QUEUE if record.type in _LOCAL_QUEUES else _PUT_OBJECT,
             (
