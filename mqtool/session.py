@@ -393,7 +393,7 @@ class Session:
                 if self.store.generation() != self._confirm:
                     raise _Stale
                 self._confirm = None
-                system = _own_copy(target)
+                system = target.own_copy()
             if system is None:
                 system = tx.get_system(target.name) or target
             context = Context(self, tx, system, table, self.clock)
@@ -414,20 +414,6 @@ class Session:
             offset = display_offset(system) if system is not None else timedelta(0)
             rendered = render(response, system, self.clock.local(offset))
         return Outcome(lines=rendered, status=response.status, system=system.name if system else "", response=response)
-
-
-_PLAIN = (str, int, float, bool, type(None))
-
-
-def _own_copy(system: SystemRecord) -> SystemRecord | None:
-    """A copy of a system record of the session's (shared) list for one command, which
-    may change its settings; None when a setting holds a dict or a list (read the
-    store's own then)."""
-    attrs = system.attrs
-    for value in attrs.values():
-        if type(value) not in _PLAIN:
-            return None
-    return SystemRecord(system.name, system.platform, dict(attrs), system.position)
 
 
 class _Stale(Exception):

@@ -7,6 +7,9 @@ from typing import Any
 # A leaf module of no other import: the records are written out, not dataclasses (it says why).
 from mqtool.record import Record
 
+# Values that a copy of a dict shares safely with the original (none can be changed in place).
+PLAIN_TYPES = frozenset((str, int, float, bool, type(None)))
+
 
 class SystemRecord(Record):
     """A system of the complex: a z/TPF system or a z/OS queue manager."""
@@ -18,6 +21,15 @@ class SystemRecord(Record):
         self.platform = platform  # 'ztpf' or 'zos'
         self.attrs = {} if attrs is None else attrs
         self.position = position
+
+    def own_copy(self) -> SystemRecord | None:
+        """A copy whose settings one command may change without touching this record's
+        (a shared list's); None when a setting holds a dict or a list (read the store's
+        own then)."""
+        for value in self.attrs.values():
+            if type(value) not in PLAIN_TYPES:
+                return None
+        return SystemRecord(self.name, self.platform, dict(self.attrs), self.position)
 
     @property
     def cpu(self) -> str:

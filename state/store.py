@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from mqtool.state.records import ObjectRecord, SystemRecord
+from mqtool.state.records import PLAIN_TYPES, ObjectRecord, SystemRecord
 
 DB_NAME = "mqtool.db"
 APPLICATION_ID = 0x4D51544C  # "MQTL": marks the file as an mqtool store
@@ -169,7 +169,6 @@ _ENCODED_MAX = 64
 _DECODED: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {}
 _DECODED_MAX = 64
 _DECODED_LONGEST = 16384
-_PLAIN = frozenset((str, int, float, bool, type(None)))
 
 
 def _decoded(text: str) -> Any:
@@ -184,8 +183,8 @@ def _decoded(text: str) -> Any:
     value = json.loads(text)
     if type(value) is dict and len(text) <= _DECODED_LONGEST:
         lists = tuple(key for key, item in value.items() if type(item) is list)
-        plain = _PLAIN.issuperset(type(item) for key, item in value.items() if key not in lists) and all(
-            _PLAIN.issuperset(map(type, value[key])) for key in lists
+        plain = PLAIN_TYPES.issuperset(type(item) for key, item in value.items() if key not in lists) and all(
+            PLAIN_TYPES.issuperset(map(type, value[key])) for key in lists
         )
         if plain:
             if len(_DECODED) >= _DECODED_MAX:

@@ -216,17 +216,15 @@ def test_queues_without_a_streaming_queue_are_left_out_of_its_index(session: Ses
 def test_a_settled_command_gets_its_own_copy_of_its_system(session: Session) -> None:
     """The system a settled command's handler gets comes from the session's list, as a
     copy the handler may change; a system with nested settings is read from the store."""
-    from mqtool.session import _own_copy
-
     systems = session.systems()
     ztpf = next(system for system in systems if system.platform == "ztpf")
     zos = next(system for system in systems if system.platform == "zos")
-    copy = _own_copy(ztpf)
+    copy = ztpf.own_copy()
     assert copy == ztpf and copy is not ztpf and copy.attrs is not ztpf.attrs
     copy.attrs["processor"] = "CHANGED"
     assert session.systems()[systems.index(ztpf)].attrs.get("processor") != "CHANGED"
     assert any(isinstance(value, dict) for value in zos.attrs.values())
-    assert _own_copy(zos) is None
+    assert zos.own_copy() is None
     seen = _statements(session.store)
     assert session.execute("ZMQSC DEFINE QL-FIRST").status == "ok"
     assert session.execute("ZMQSC DEFINE QL-SECOND").status == "ok"
