@@ -112,7 +112,9 @@ def damage(row: tuple[object, ...]) -> str:
     original_length, stored_length, codec, swept, header, payload, units, checksum);
     "" when it can be delivered. Rows are written only by the engine, so anything else
     is damage: a changed byte, a value of the wrong type or range, a header that is not
-    JSON."""
+    JSON. A get runs this only on a row that its SELECT already doubted (`_SOUND` in
+    handle.py states these checks in SQL, all but the checksum and the header): a check
+    added here must be added there too, or a get never makes it."""
     (_, _, _, priority, msgid, correlid, persistent, put_time, expiry, length, stored_length, codec, _, header,
      stored, units, crc) = row  # fmt: skip
     if type(stored) is not bytes:
