@@ -170,7 +170,7 @@ def response_json(response: Response, system: SystemRecord | None) -> dict[str, 
         elif message.id in OBJECT_RUNS:
             items.extend(_item(parameters) for parameters in _runs(message))
         elif message.id in FIGURES:
-            items.append(_item({parameter_name(k): _typed(v) for k, v in message.fields.items()}))
+            items.append(_item({parameter_name(k): json_value(v) for k, v in message.fields.items()}))
     if items and response.ok:
         return envelope(items)
     if response.ok and any(m.id in NOTHING_FOUND for m in response.messages):
@@ -221,7 +221,7 @@ def message_lines(response: Response, system: SystemRecord | None) -> list[str]:
     return out
 
 
-def _typed(value: Any) -> Any:
+def json_value(value: Any) -> Any:
     """A z/TPF value as JSON: numbers and lists as they are, YES/NO flags as words."""
     if isinstance(value, bool):
         return "YES" if value else "NO"
@@ -238,7 +238,7 @@ def _runs(message: Message) -> list[dict[str, Any]]:
     for key, value in message.attrs:
         if key == title or not objects:
             objects.append({})
-        objects[-1][parameter_name(key)] = _typed(value)
+        objects[-1][parameter_name(key)] = json_value(value)
     return objects
 
 
@@ -276,7 +276,7 @@ def _zos_parameters(message: Message) -> dict[str, Any]:
             else:
                 out[name] = text
         else:
-            out[name] = _typed(value)
+            out[name] = json_value(value)
     return out
 
 

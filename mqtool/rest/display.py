@@ -17,7 +17,7 @@ from json.encoder import encode_basestring_ascii as _string
 from typing import Any
 
 from mqtool import tables
-from mqtool.render.json import FIGURES, OBJECT_RUNS, ONE_OBJECT, STATUS_NAMES, _typed, parameter_name
+from mqtool.render.json import FIGURES, OBJECT_RUNS, ONE_OBJECT, STATUS_NAMES, json_value, parameter_name
 from mqtool.response import Response
 
 # The other messages render.json makes objects of (z/TPF displays and figures).
@@ -119,7 +119,7 @@ def _line(table: tables.Table, wanted: str, key: str, value: Any) -> tuple[str, 
     name = parameter_name(STATUS_NAMES.get(wanted, {}).get(key, key))
     prefix = _string(name) + ":"
     if not isinstance(value, str):
-        return prefix + json.dumps(_typed(value), separators=(",", ":")), name
+        return prefix + json.dumps(json_value(value), separators=(",", ":")), name
     kind = None if keyword is None else keyword.type
     text = value.strip()
     if kind == "int" and text.isdigit():
