@@ -8,10 +8,10 @@
    persist-queue's SQLiteQueue (auto_commit). Each run puts and gets 2 x --pairs on a
    new store and times the two halves apart: "fresh" is the first half (it includes
    growing the new WAL file to its checkpoint size, which costs each side according to
-   the pages it writes per commit), "steady" the second (the WAL is reused). The three
-   sides must use the same journal mode, synchronous level and page size (read back
-   from their connections and printed). Rounds alternate the three so machine noise
-   hits them alike; the median round counts.
+   the pages it writes per commit), "steady" the second (the WAL is reused). All sides
+   must use the same journal mode, synchronous level and page size (read back from
+   their connections and printed). Rounds alternate the sides so machine noise hits
+   them alike; the median round counts.
    Targets, fresh and steady: >= 0.7x the bare table, >= 1.0x persist-queue (speed);
    CPU per pair >= 1.0x the bare table keeping its depth (issue 19's goal, moved from
    the bare table without one; benchmarks/README.md says why), store in memory.
@@ -678,7 +678,7 @@ def main() -> int:
         if "storage" in only:
             count = options.messages or (2000 if quick else 20_000)
             ratio, used, empty, pages, bare_ratio = bench_storage(work, count)
-            # The empty store (every other table's schema, 287 KB) is in the figure too.
+            # The empty store (every other table's schema, about 287 KB) is in the figure too.
             target = bare_ratio * STORAGE_OVER_BARE + empty / (count * STORED_BYTES)
             ok = ratio <= target
             failed |= not ok
