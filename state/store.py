@@ -39,6 +39,10 @@ DISK_FULL_BELOW = 64 * 1024  # free bytes under which an I/O error is put down t
 # is SQLite's rule for the first unnamed unique constraint of a table).
 PRIMARY_KEY_INDEX = "sqlite_autoindex_objects_1"
 WATCHED = ("systems", "timers")  # tables whose changes Store.generation() reports
+# z/TPF's default MAXMSGL (the queue manager's, which its local queues inherit): the index
+# of MAXMSGL leaves out the local queues that have it (migration 0018), so that a DEFINE
+# that takes it writes one page fewer; Transaction.first_at_maxmsgl finds those.
+MAXMSGL_UNINDEXED = 4194304
 # Attributes that name other objects, each with a partial index on its value (migration
 # 0007) that holds the object types with that attribute, and the WHERE of that index:
 # Transaction.objects_where repeats it in its query, as SQLite needs to use a partial
@@ -51,12 +55,8 @@ REFERENCE_ATTRIBUTES: dict[str, str] = {
     "XMITQ": "type IN ('QR', 'CHL', 'QREMOTE', 'CHANNEL')",
     "STGCLASS": "type IN ('QLOCAL', 'QMODEL')",
     "PSID": "type = 'STGCLASS'",
-    "MAXMSGL": "type = 'QL' AND json_extract(attrs, '$.MAXMSGL') <> 4194304",  # MAXMSGL_UNINDEXED
+    "MAXMSGL": f"type = 'QL' AND json_extract(attrs, '$.MAXMSGL') <> {MAXMSGL_UNINDEXED}",
 }
-# z/TPF's default MAXMSGL (the queue manager's, which its local queues inherit): the index
-# of MAXMSGL leaves out the local queues that have it (migration 0018), so that a DEFINE
-# that takes it writes one page fewer; Transaction.first_at_maxmsgl finds those.
-MAXMSGL_UNINDEXED = 4194304
 
 
 class StoreError(Exception):
@@ -175,11 +175,7 @@ def _decoded(text: str) -> Any:
     """json.loads(text), from _DECODED when it was decoded before."""
     found = _DECODED.get(text)
     if found is not None:
-        value, lists = found
-        copy = value.copy()
-        for key in lists:
-            copy[key] = copy[key].copy()
-        return copy
+        return _copied(*found)
     value = json.loads(text)
     if type(value) is dict and len(text) <= _DECODED_LONGEST:
         lists = tuple(key for key, item in value.items() if type(item) is list)
@@ -189,11 +185,16 @@ def _decoded(text: str) -> Any:
         if plain:
             if len(_DECODED) >= _DECODED_MAX:
                 _DECODED.clear()
-            kept = value.copy()
-            for key in lists:
-                kept[key] = kept[key].copy()
-            _DECODED[text] = (kept, lists)
+            _DECODED[text] = (_copied(value, lists), lists)
     return value
+
+
+def _copied(value: dict[str, Any], lists: tuple[str, ...]) -> dict[str, Any]:
+    """A copy of a decoded dict that shares nothing changeable: its `lists` copied too."""
+    copy = value.copy()
+    for key in lists:
+        copy[key] = copy[key].copy()
+    return copy
 
 
 class Store:
