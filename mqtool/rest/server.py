@@ -333,11 +333,12 @@ class RestConnection(_Connection):
                     break
                 head = response_head(reply.status, [*reply.headers, ("Content-Length", str(len(reply.body)))])
                 transport.write(head + reply.body)
+                # Answered: never offered to the task again, whatever follows fails.
+                data = data[end + length :]
+                answered += 1
                 if self.served:
                     self.stats.reused_request()
                 self.served += 1
-                answered += 1
-                data = data[end + length :]
         except Exception:
             pass  # the task answers the request again, and reports what fails there
         if answered:
